@@ -1,0 +1,44 @@
+"""Exceptions that carry meaning across the engine.
+
+Three families, kept apart because they end differently:
+* ``UsageError``: the user's input is wrong (exit code 2, one line, no traceback).
+* ``Violation`` / ``IllFormed`` / ``Discard``: raised by properties about one example.
+* anything else inside passcheck is an internal error (exit code 3).
+"""
+
+from __future__ import annotations
+
+
+class UsageError(Exception):
+    """Bad input from the user: the message says what to do instead."""
+
+
+class Violation(AssertionError):
+    """A property does not hold on this example."""
+
+    kind = "violation"
+
+
+class IllFormed(Violation):
+    """The pass produced IR that is not well-formed (or changed its types)."""
+
+    kind = "ill-formed"
+
+
+class Discard(Exception):
+    """The property does not apply to this example (counted as discarded, not as held)."""
+
+
+class GeneratorRejected(Exception):
+    """The IR builder could not build this drawn description; the example is discarded."""
+
+
+def discard(reason: str = "not applicable") -> None:
+    """Mark the current example as not applicable to the running property."""
+    raise Discard(reason)
+
+
+def require(condition: object, message: str) -> None:
+    """Raise ``Violation(message)`` unless ``condition`` holds."""
+    if not condition:
+        raise Violation(message)

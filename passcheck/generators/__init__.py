@@ -1,0 +1,1 @@
+"""Hypothesis strategies: Relax graphs, PrimFuncs, schedules, input tensors (all plain data)."""

@@ -1,0 +1,131 @@
+"""The plain-data description of a Relax graph that Hypothesis draws.
+
+Hypothesis draws a ``GraphSpec`` (ops, shapes, attributes, seeds), never IR: specs pickle,
+cross process boundaries, shrink structurally, and print as a readable repro. The IR is built
+from a spec by ``relax_build.build_module`` where it runs (in the worker process).
+
+Value ids: ``0 .. len(inputs)-1`` are the graph inputs (parameters and constants), then one id
+per node in order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+Dim = int | str  # a str is a symbolic dimension, e.g. "n"
+
+VALUE_STYLES = ("uniform", "narrow", "wide", "special")
+
+
+@dataclass(frozen=True)
+class TensorDecl:
+    """A graph input: a function parameter, or a constant baked into the IR."""
+
+    name: str
+    shape: tuple[Dim, ...]
+    dtype: str
+    const: bool
+    lo: float = -1.0
+    hi: float = 1.0
+    style: str = "uniform"  # see VALUE_STYLES; "special" adds NaN/Inf (only when asked)
+    seed: int = 0
+
+
+@dataclass(frozen=True)
+class Node:
+    op: str
+    args: tuple[int, ...]
+    attrs: tuple[tuple[str, object], ...]
+    shape: tuple[Dim, ...]
+    dtype: str
+
+    @property
+    def attr(self) -> dict[str, object]:
+        return dict(self.attrs)
+
+
+@dataclass(frozen=True)
+class GraphSpec:
+    inputs: tuple[TensorDecl, ...]
+    nodes: tuple[Node, ...]
+    outputs: tuple[int, ...]
+    sym_sizes: tuple[tuple[str, int], ...] = ()  # concrete sizes used when executing
+    input_seed: int = 0
+    dataflow: bool = True
+    extra: tuple[tuple[str, object], ...] = field(default=())  # pass-specific draws (e.g. layouts)
+
+    @property
+    def num_values(self) -> int:
+        return len(self.inputs) + len(self.nodes)
+
+    def value_shape(self, vid: int) -> tuple[Dim, ...]:
+        if vid < len(self.inputs):
+            return self.inputs[vid].shape
+        return self.nodes[vid - len(self.inputs)].shape
+
+    def value_dtype(self, vid: int) -> str:
+        if vid < len(self.inputs):
+            return self.inputs[vid].dtype
+        return self.nodes[vid - len(self.inputs)].dtype
+
+    def concrete_shape(self, vid: int) -> tuple[int, ...]:
+        return concretize(self.value_shape(vid), dict(self.sym_sizes))
+
+    @property
+    def params(self) -> tuple[TensorDecl, ...]:
+        return tuple(d for d in self.inputs if not d.const)
+
+    @property
+    def extras(self) -> dict[str, object]:
+        return dict(self.extra)
+
+    def ops(self) -> list[str]:
+        return [n.op for n in self.nodes]
+
+
+def concretize(shape: tuple[Dim, ...], sizes: dict[str, int]) -> tuple[int, ...]:
+    return tuple(sizes[d] if isinstance(d, str) else int(d) for d in shape)
+
+
+def tensor_values(decl: TensorDecl, shape: tuple[int, ...], rng: np.random.Generator) -> np.ndarray:
+    """Concrete values of an input, in its dtype, drawn by its style."""
+    lo, hi = decl.lo, decl.hi
+    size = int(np.prod(shape, dtype=np.int64))
+    if decl.style == "narrow":
+        # A near-constant tensor: variance ~ ((hi-lo)*1e-3)^2 stresses normalisation.
+        centre = rng.uniform(lo, hi)
+        v = centre + (hi - lo) * 1e-3 * rng.uniform(-1.0, 1.0, size)
+    elif decl.style == "wide":
+        # Large dynamic range: magnitudes spread log-uniformly over several decades up to max|lo|,|hi|.
+        top = max(abs(lo), abs(hi), 1e-30)
+        mags = top * 10.0 ** rng.uniform(-6, 0, size)
+        signs = np.where(rng.uniform(0, 1, size) < 0.5, -1.0, 1.0) if lo < 0 else 1.0
+        v = np.clip(mags * signs, lo, hi)
+    else:
+        v = rng.uniform(lo, hi, size)
+        if decl.style == "special" and size:
+            k = max(1, size // 8)
+            idx = rng.choice(size, size=k, replace=False)
+            v[idx] = rng.choice([np.nan, np.inf, -np.inf], size=k)
+    return v.reshape(shape).astype(decl.dtype)
+
+
+def input_arrays(spec: GraphSpec) -> list[np.ndarray]:
+    """Arrays for the function parameters, in parameter order (deterministic in the spec)."""
+    sizes = dict(spec.sym_sizes)
+    out = []
+    for i, d in enumerate(spec.inputs):
+        if d.const:
+            continue
+        rng = np.random.default_rng([spec.input_seed, i])
+        out.append(tensor_values(d, concretize(d.shape, sizes), rng))
+    return out
+
+
+def const_array(decl: TensorDecl) -> np.ndarray:
+    """A constant's values: from its own seed, so the IR is a function of the spec alone."""
+    assert all(isinstance(s, int) for s in decl.shape), "constants have static shapes"
+    rng = np.random.default_rng([decl.seed, 7919])
+    return tensor_values(decl, tuple(int(s) for s in decl.shape), rng)

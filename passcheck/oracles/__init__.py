@@ -1,0 +1,1 @@
+"""Oracles: reference execution, compiled execution, types, well-formedness, Z3 bounds."""

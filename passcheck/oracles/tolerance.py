@@ -1,0 +1,55 @@
+"""Compare an output against a float64 reference with the reference's own error bound.
+
+The bound (``Approx.e``) already accounts for dtype and accumulation length; ``SAFETY``
+absorbs the first-order analysis' looseness (second-order terms, libm differences), and the
+absolute floor covers results that are exactly zero in float64 but denormal in the dtype.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from passcheck.generators.ops.base import DTYPE_MAX, UNIT_ROUNDOFF, Approx
+
+SAFETY = 8.0
+TINY = {"float32": 1e-30, "float16": 1e-6, "float64": 1e-300}
+
+
+@dataclass
+class Mismatch:
+    index: tuple[int, ...]
+    got: float
+    want: float
+    allowed: float
+    count: int
+    total: int
+
+    def describe(self, name: str = "output") -> str:
+        return (f"{name}{list(self.index)}: got {self.got!r}, reference {self.want!r} "
+                f"(|diff| {abs(self.got - self.want):.3g} > allowed {self.allowed:.3g}); "
+                f"{self.count} of {self.total} elements differ")
+
+
+def checkable(ref: Approx, dtype: str) -> np.ndarray:
+    """Elements where the reference is meaningful: finite and representable in ``dtype``."""
+    lim = DTYPE_MAX[dtype]
+    return np.isfinite(ref.v) & np.isfinite(ref.e) & (np.abs(ref.v) + ref.e < lim * 0.5)
+
+
+def compare(got: np.ndarray, ref: Approx, dtype: str, safety: float = SAFETY) -> Mismatch | None:
+    """None when ``got`` is within tolerance of ``ref`` wherever the reference is checkable."""
+    if tuple(got.shape) != tuple(ref.v.shape):
+        return Mismatch((), float("nan"), float("nan"), 0.0, -1, -1)
+    g = got.astype(np.float64)
+    mask = checkable(ref, dtype)
+    allowed = safety * ref.e + 4 * UNIT_ROUNDOFF[dtype] * np.abs(ref.v) + TINY[dtype]
+    bad = mask & ~(np.abs(g - ref.v) <= allowed)  # NaN in got counts as bad
+    # Where the reference itself is NaN (NaN inputs, only when asked), the output must be NaN too.
+    nan_ref = np.isnan(ref.v)
+    bad |= nan_ref & ~np.isnan(g)
+    if not bad.any():
+        return None
+    idx = tuple(int(i) for i in np.argwhere(bad)[0])
+    return Mismatch(idx, float(g[idx]), float(ref.v[idx]), float(allowed[idx]), int(bad.sum()), int(bad.size))
