@@ -1,0 +1,1 @@
+"""The pass registry: names, aliases, prerequisites, and which generators feed each pass."""
