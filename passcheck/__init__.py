@@ -1,0 +1,27 @@
+"""passcheck: property-based testing for Apache TVM compiler passes.
+
+Write a property::
+
+    from passcheck import prop, require
+
+    @prop("FoldConstant")
+    def my_invariant(case):
+        "What must hold."
+        require(..., "what went wrong")
+
+and run it: ``passcheck FoldConstant --properties my_props.py`` or, from Python/pytest,
+``passcheck.check("FoldConstant", examples=100)``.
+"""
+
+from passcheck.errors import Discard, IllFormed, UsageError, Violation, discard, require
+from passcheck.property import prop
+
+__all__ = ["Discard", "IllFormed", "UsageError", "Violation", "check", "discard", "prop", "require"]
+__version__ = "0.1.0"
+
+
+def check(*args, **kwargs):  # type: ignore[no-untyped-def]
+    """Run passcheck from Python; see ``passcheck.runner.api.check``."""
+    from passcheck.runner.api import check as _check
+
+    return _check(*args, **kwargs)

@@ -1,0 +1,5 @@
+"""The shipped properties: one module per pass or primitive family, plus generic ones.
+
+Each property is a plain function of one case, decorated with ``passcheck.prop``; copy one to
+start your own and load it with ``passcheck PASS --properties path/to/file.py``.
+"""

@@ -1,0 +1,5 @@
+import sys
+
+from passcheck.cli import main
+
+sys.exit(main())

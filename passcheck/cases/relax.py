@@ -1,0 +1,66 @@
+"""A Relax example after the pass under test ran, with memoized oracles."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from passcheck.cases.base import Case
+from passcheck.generators.graph_spec import GraphSpec, input_arrays
+from passcheck.oracles import execution, reference
+from passcheck.oracles.tolerance import Mismatch, compare
+
+
+class RelaxCase(Case):
+    """Attributes beyond ``Case``:
+
+    ``spec``      the drawn ``GraphSpec``
+    ``built``     the module exactly as generated (before prerequisites)
+    ``before``    the input of the pass under test (after its prerequisites, e.g. LegalizeOps)
+    ``after``     the output of the pass under test (plus its fixed follow-ups, e.g. FuseTIR)
+    ``stages``    intermediate modules by name (e.g. ``stages["FuseOps"]`` before FuseTIR)
+    ``transform`` the pass under test, to apply again (idempotence)
+    """
+
+    ir = "relax"
+
+    def __init__(self, subject: str, spec: GraphSpec) -> None:
+        super().__init__(subject, spec)
+        self.spec = spec
+        self.built: Any = None
+        self.stages: dict[str, Any] = {}
+        self.transform: Any = None
+        self.extras: dict[str, Any] = spec.extras
+
+    @property
+    def dtype(self) -> str:
+        return self.spec.value_dtype(self.spec.outputs[0])
+
+    def params(self) -> list[np.ndarray]:
+        """Concrete parameter arrays (symbolic dims at ``spec.sym_sizes``)."""
+        return self.memo("params", lambda: input_arrays(self.spec))
+
+    def reference(self) -> list[reference.Approx]:
+        return self.memo("reference", lambda: reference.evaluate(self.spec, self.params()))
+
+    def run(self, which: str = "after") -> list[np.ndarray]:
+        """Compile ``built``/``before``/``after`` (or a stage name) and run it on ``params()``."""
+        def go() -> list[np.ndarray]:
+            mod = {"built": self.built, "before": self.before, "after": self.after}.get(which)
+            if mod is None:
+                mod = self.stages[which]
+            return execution.run_relax(mod, self.params())
+        return self.memo(("run", which), go)
+
+    def apply(self, mod: Any) -> Any:
+        """Apply the pass under test (with its fixed follow-ups) to ``mod``."""
+        return self.transform(mod)
+
+    def compare_with_reference(self, outputs: list[np.ndarray]) -> tuple[int, Mismatch] | None:
+        refs = self.reference()
+        for i, (got, ref) in enumerate(zip(outputs, refs)):
+            m = compare(got, ref, self.dtype)
+            if m is not None:
+                return i, m
+        return None

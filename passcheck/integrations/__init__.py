@@ -1,0 +1,1 @@
+"""Integrations: the pytest plugin and report writers."""

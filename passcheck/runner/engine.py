@@ -1,0 +1,248 @@
+"""Drive Hypothesis over a subject, collect findings, shrink them, write repros.
+
+Two Hypothesis runs with the same seed:
+
+1. *explore*: ``max_examples`` examples, generation only; the test never fails, so every
+   property's held / violated / discarded counts cover all examples, and the first failing
+   example of each property is kept.
+2. *shrink* (only if something failed): the same seed regenerates the same examples, the test
+   now raises one exception class per failing property, and Hypothesis shrinks each to a
+   minimal example (``report_multiple_bugs``). A time budget bounds this phase.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from hypothesis import HealthCheck, Phase, Verbosity, given, seed, settings
+from hypothesis.errors import Unsatisfiable
+
+from passcheck.errors import UsageError
+from passcheck.registry.subject import Options
+from passcheck.runner.outcome import DISCARDED, HELD, VIOLATED, ExampleResult, Outcome
+from passcheck.runner.worker import Worker, WorkerConfig, WorkerDied
+
+
+@dataclass
+class RunConfig:
+    subject: str
+    ir: str = "relax"
+    impl: str | None = None
+    examples: int = 100
+    seed: int = 0
+    properties: tuple[str, ...] = ()  # empty: every applicable property
+    property_files: tuple[str, ...] = ()
+    timeout: float = 60.0
+    shrink_seconds: float = 120.0
+    findings_dir: str = "passcheck-findings"
+    options: Options = field(default_factory=Options)
+
+
+@dataclass
+class PropertyStats:
+    held: int = 0
+    violated: int = 0
+    discarded: int = 0
+
+
+@dataclass
+class Finding:
+    property: str
+    kind: str
+    message: str
+    example: Any
+    input_script: str = ""
+    output_script: str = ""
+    repro: str = ""
+    shrunk: bool = False
+    also_failing: tuple[str, ...] = ()
+
+
+@dataclass
+class RunResult:
+    config: RunConfig
+    subject_name: str
+    properties: list[str]
+    stats: dict[str, PropertyStats]
+    findings: list[Finding]
+    examples: int = 0
+    rejected: int = 0
+    discarded_examples: int = 0
+    duration_s: float = 0.0
+    shrink_s: float = 0.0
+    worker_restarts: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return not self.findings
+
+
+Progress = Callable[[str, int, int, int], None]  # (phase, done, total, findings)
+
+
+def select_properties(config: RunConfig) -> tuple[Any, list[str]]:
+    """Resolve the subject and the properties that apply (in the runner, for validation)."""
+    from passcheck import property as props
+    from passcheck.registry.lookup import resolve
+
+    props.load_builtin()
+    for f in config.property_files:
+        props.load_file(f)
+    subject = resolve(config.subject, config.ir)
+    applicable = [p for p in props.all_properties() if p.applies_to(subject.names, subject.ir)]
+    if config.properties:
+        names = []
+        for n in config.properties:
+            p = props.get(n)
+            if p not in applicable:
+                raise UsageError(f"property {n!r} does not apply to {subject.name} "
+                                 f"(it is for {', '.join(p.passes)}, ir={p.ir})")
+            names.append(p.name)
+    else:
+        names = [p.name for p in applicable]
+    if not names:
+        raise UsageError(f"no property applies to {subject.name}; add one with --properties FILE")
+    return subject, names
+
+
+def _settings(examples: int, phases: list[Phase]) -> settings:
+    return settings(max_examples=examples, phases=phases, deadline=None, database=None,
+                    report_multiple_bugs=True, suppress_health_check=list(HealthCheck),
+                    print_blob=False, verbosity=Verbosity.quiet)
+
+
+def run(config: RunConfig, progress: Progress | None = None) -> RunResult:
+    from passcheck.registry.lookup import load_impl
+
+    t_start = time.perf_counter()
+    subject, names = select_properties(config)
+    if config.impl is not None:
+        load_impl(config.impl)  # fail fast in the runner with a one-line error
+    elif subject.name == config.subject and ":" in config.subject:
+        pass
+    impl = config.impl
+    if impl is None and getattr(subject, "make_pass", "x") is None:
+        impl = config.subject  # PASS given as an import spec: it is the implementation
+        load_impl(impl)
+    wconf = WorkerConfig(subject.name if ":" not in config.subject else config.subject, config.ir, impl,
+                         tuple(names), tuple(str(Path(f).resolve()) for f in config.property_files),
+                         config.options)
+    worker = Worker(wconf, config.timeout)
+    worker.start()
+    strategy = subject.strategy(config.options)
+    stats = {n: PropertyStats() for n in names}
+    first_fail: dict[str, tuple[Any, Outcome, ExampleResult]] = {}
+    counts = {"examples": 0, "rejected": 0, "discarded": 0}
+
+    def evaluate(example: Any) -> ExampleResult:
+        try:
+            return worker.run(example)
+        except WorkerDied as d:
+            prop_name = d.stage if d.stage in names else _transform_property(names)
+            res = ExampleResult(outcomes={n: Outcome(DISCARDED, message="worker died") for n in names})
+            res.outcomes[prop_name] = Outcome(VIOLATED, d.kind, d.detail)
+            return res
+
+    # -- phase 1: explore ---------------------------------------------------------------------
+    @seed(config.seed)
+    @_settings(config.examples, [Phase.explicit, Phase.generate])
+    @given(strategy)
+    def explore(example: Any) -> None:
+        from hypothesis import reject
+
+        res = evaluate(example)
+        if res.rejected is not None:
+            counts["rejected"] += 1
+            reject()
+        counts["examples"] += 1
+        if res.discarded is not None:
+            counts["discarded"] += 1
+        for n, o in res.outcomes.items():
+            st = stats[n]
+            if o.status == HELD:
+                st.held += 1
+            elif o.status == VIOLATED:
+                st.violated += 1
+                first_fail.setdefault(n, (example, o, res))
+            else:
+                st.discarded += 1
+        if progress:
+            progress("explore", counts["examples"], config.examples, len(first_fail))
+
+    try:
+        explore()
+    except Unsatisfiable:
+        pass
+    # -- phase 2: shrink ----------------------------------------------------------------------
+    t_shrink = time.perf_counter()
+    best: dict[str, tuple[Any, Outcome, ExampleResult]] = {}
+    if first_fail:
+        best = _shrink(config, strategy, evaluate, set(first_fail), progress)
+    findings = []
+    for n in names:
+        if n not in first_fail:
+            continue
+        shrunk = n in best
+        example, outcome, res = best.get(n, first_fail[n])
+        also = tuple(sorted(k for k in res.failed if k != n))
+        findings.append(Finding(n, outcome.kind, outcome.message, example, res.input_script,
+                                res.output_script, shrunk=shrunk, also_failing=also))
+    worker.close()
+    result = RunResult(config, subject.name, names, stats, findings, counts["examples"], counts["rejected"],
+                       counts["discarded"], 0.0, time.perf_counter() - t_shrink, worker.restarts)
+    if findings:
+        from passcheck.runner.repro import write_repros
+
+        write_repros(result, impl)
+    result.duration_s = time.perf_counter() - t_start
+    return result
+
+
+def _transform_property(names: list[str]) -> str:
+    for n in names:
+        if n.endswith("does_not_raise"):
+            return n
+    return names[0]
+
+
+def _size(example: Any) -> int:
+    return len(repr(example))
+
+
+def _shrink(config: RunConfig, strategy: Any, evaluate: Callable[[Any], ExampleResult],
+            targets: set[str], progress: Progress | None) -> dict[str, tuple[Any, Outcome, ExampleResult]]:
+    errors = {n: type(f"PropertyFailed_{n}", (Exception,), {}) for n in sorted(targets)}
+    best: dict[str, tuple[Any, Outcome, ExampleResult]] = {}
+    started: list[float] = []
+    calls = [0]
+
+    @seed(config.seed)
+    @_settings(config.examples, [Phase.explicit, Phase.generate, Phase.shrink])
+    @given(strategy)
+    def hunt(example: Any) -> None:
+        if started and time.perf_counter() - started[0] > config.shrink_seconds:
+            return  # budget spent: stop evaluating, Hypothesis finishes quickly
+        res = evaluate(example)
+        calls[0] += 1
+        failing = [n for n in sorted(res.failed) if n in targets]
+        for n in failing:
+            cur = best.get(n)
+            if cur is None or _size(example) <= _size(cur[0]):
+                best[n] = (example, res.outcomes[n], res)
+        if progress:
+            progress("shrink", calls[0], 0, len(best))
+        if failing:
+            if not started:
+                started.append(time.perf_counter())
+            raise errors[failing[0]]()
+
+    try:
+        hunt()
+    except BaseException as e:  # noqa: BLE001 - Hypothesis re-raises our per-property errors
+        if isinstance(e, KeyboardInterrupt):
+            raise
+    return best

@@ -1,0 +1,239 @@
+"""The worker process: builds IR, applies the pass under test, checks properties.
+
+The pass under test and the code it generates run here, never in the runner: a segfault or an
+out-of-bounds write kills only this process (the runner records a *crash* finding and starts
+a fresh worker from the fork server), and a hang is cut by the runner's per-example timeout.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+import time
+import traceback
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from typing import Any
+
+from passcheck.errors import Discard, GeneratorRejected, UsageError, Violation
+from passcheck.registry.subject import Options
+from passcheck.runner.outcome import DISCARDED, HELD, TRANSFORM, VIOLATED, ExampleResult, Outcome
+
+
+@dataclass(frozen=True)
+class WorkerConfig:
+    subject: str
+    ir: str
+    impl: str | None
+    properties: tuple[str, ...]  # names of the properties to check, in order
+    property_files: tuple[str, ...]
+    options: Options
+
+
+class Session:
+    """Everything a worker loads once: subject, implementation, properties."""
+
+    def __init__(self, config: WorkerConfig) -> None:
+        from passcheck import property as props
+        from passcheck.registry.lookup import load_impl, resolve
+
+        props.load_builtin()
+        for f in config.property_files:
+            props.load_file(f)
+        self.subject = resolve(config.subject, config.ir)
+        self.impl = load_impl(config.impl)
+        self.properties = [props.get(n) for n in config.properties]
+        self.options = config.options
+
+    def run(self, example: Any, progress: Any = None) -> ExampleResult:
+        t0 = time.perf_counter()
+        res = ExampleResult()
+        try:
+            if progress:
+                progress(TRANSFORM)
+            case = self.subject.make_case(example, self.impl, self.options)
+        except GeneratorRejected as e:
+            res.rejected = str(e)
+            return res
+        except Discard as e:
+            res.discarded = str(e)
+            res.outcomes = {p.name: Outcome(DISCARDED, message=str(e)) for p in self.properties}
+            return res
+        for p in self.properties:
+            if progress:
+                progress(p.name)
+            res.outcomes[p.name] = check_property(p, case)
+        if res.failed:
+            res.input_script = case.input_script()
+            res.output_script = case.output_script()
+        res.seconds = time.perf_counter() - t0
+        return res
+
+
+def check_property(p: Any, case: Any) -> Outcome:
+    try:
+        p.func(case)
+    except Discard as e:
+        return Outcome(DISCARDED, message=str(e))
+    except Violation as e:
+        kind = getattr(e, "kind", "violation")
+        if p.name.endswith("does_not_raise") and case.raised is not None:
+            kind = "raised"
+        return Outcome(VIOLATED, kind, str(e))
+    except Exception as e:  # noqa: BLE001 - checking the pass output failed: a finding, with where
+        tb = traceback.extract_tb(e.__traceback__)
+        where = next((f"{os.path.basename(f.filename)}:{f.lineno}" for f in reversed(tb)
+                      if "passcheck" in f.filename or "properties" in f.filename), "")
+        msg = str(e).strip().splitlines()
+        last = msg[-1][:400] if msg else ""
+        return Outcome(VIOLATED, "raised", f"checking raised {type(e).__name__} ({where}): {last}")
+    return Outcome(HELD)
+
+
+def serve(conn: Connection, config: WorkerConfig) -> None:
+    """Worker main loop: one example in, one ``ExampleResult`` out; ``None`` stops it."""
+    try:
+        session = Session(config)
+    except UsageError as e:
+        conn.send(("usage", str(e)))
+        return
+    except Exception as e:  # noqa: BLE001
+        conn.send(("error", f"{type(e).__name__}: {e}\n{traceback.format_exc()}"))
+        return
+    conn.send(("ready", [p.name for p in session.properties]))
+
+    def progress(stage: str) -> None:
+        conn.send(("at", stage))
+
+    while True:
+        try:
+            example = conn.recv()
+        except EOFError:
+            return
+        if example is None:
+            return
+        try:
+            result = session.run(example, progress)
+        except Exception as e:  # noqa: BLE001 - keep serving; report as internal error
+            conn.send(("error", f"{type(e).__name__}: {e}\n{traceback.format_exc()}"))
+            continue
+        conn.send(("result", result))
+
+
+_CTX: Any = None
+
+
+def context() -> Any:
+    """A fork server with TVM preloaded: a fresh worker costs a fork, not a TVM import."""
+    global _CTX
+    if _CTX is None:
+        _CTX = mp.get_context("forkserver")
+        _CTX.set_forkserver_preload(["passcheck.runner.preload"])
+    return _CTX
+
+
+class WorkerDied(Exception):
+    def __init__(self, kind: str, stage: str, detail: str) -> None:
+        super().__init__(detail)
+        self.kind, self.stage, self.detail = kind, stage, detail
+
+
+class Worker:
+    """Parent-side handle: restarts the process after a crash or a timeout."""
+
+    def __init__(self, config: WorkerConfig, timeout: float, start_timeout: float = 300.0) -> None:
+        self.config = config
+        self.timeout = timeout
+        self.start_timeout = start_timeout
+        self.proc: Any = None
+        self.conn: Connection | None = None
+        self.property_names: list[str] = []
+        self.restarts = 0
+
+    def start(self) -> None:
+        ctx = context()
+        parent, child = ctx.Pipe()
+        self.proc = ctx.Process(target=serve, args=(child, self.config), daemon=True)
+        self.proc.start()
+        child.close()
+        self.conn = parent
+        if not parent.poll(self.start_timeout):
+            self.kill()
+            raise RuntimeError("the worker process did not start in time")
+        try:
+            tag, payload = parent.recv()
+        except EOFError:
+            code = self.proc.exitcode
+            self.kill()
+            raise RuntimeError(f"the worker process died while starting (exit code {code})") from None
+        if tag == "usage":
+            self.kill()
+            raise UsageError(payload)
+        if tag != "ready":
+            self.kill()
+            raise RuntimeError(f"worker failed to start: {payload}")
+        self.property_names = list(payload)
+
+    def run(self, example: Any) -> ExampleResult:
+        if self.proc is None or not self.proc.is_alive():
+            self.start()
+        assert self.conn is not None
+        self.conn.send(example)
+        stage = TRANSFORM
+        deadline = time.monotonic() + self.timeout
+        while True:
+            left = deadline - time.monotonic()
+            try:
+                ready = left > 0 and self.conn.poll(left)
+            except (EOFError, OSError):
+                ready = True
+            if not ready:
+                self.kill()
+                self.restarts += 1
+                raise WorkerDied("timeout", stage, f"no result after {self.timeout:g} s (while at {stage})")
+            try:
+                tag, payload = self.conn.recv()
+            except (EOFError, OSError):
+                self.proc.join(5)
+                code = self.proc.exitcode
+                self.kill()
+                self.restarts += 1
+                raise WorkerDied("crash", stage, f"the worker process died ({_describe_exit(code)}) "
+                                                 f"while at {stage}") from None
+            if tag == "at":
+                stage = payload
+            elif tag == "result":
+                return payload
+            else:
+                raise RuntimeError(f"worker internal error: {payload}")
+
+    def kill(self) -> None:
+        if self.proc is not None:
+            if self.proc.is_alive():
+                self.proc.kill()
+            self.proc.join(5)
+        if self.conn is not None:
+            self.conn.close()
+        self.proc, self.conn = None, None
+
+    def close(self) -> None:
+        if self.conn is not None and self.proc is not None and self.proc.is_alive():
+            try:
+                self.conn.send(None)
+                self.proc.join(5)
+            except (OSError, BrokenPipeError):
+                pass
+        self.kill()
+
+
+def _describe_exit(code: int | None) -> str:
+    import signal
+
+    if code is None:
+        return "no exit code"
+    if code < 0:
+        try:
+            return f"signal {signal.Signals(-code).name}"
+        except ValueError:
+            return f"signal {-code}"
+    return f"exit code {code}"

@@ -1,0 +1,90 @@
+"""FuseOps (Relax FuseOps + FuseTIR, after LegalizeOps and AnnotateTIROpPattern)."""
+
+from __future__ import annotations
+
+from passcheck import Violation, discard, prop
+from passcheck.oracles.execution import bitwise_equal
+
+# TVM's OpPatternKind values (AnnotateTIROpPattern writes them as the PrimFunc attr "op_pattern").
+ELEMWISE, BROADCAST, INJECTIVE, COMM_REDUCE, OUT_EWISE_FUSABLE, TUPLE, OPAQUE = 0, 1, 2, 3, 4, 7, 8
+PATTERN_NAMES = {0: "elemwise", 1: "broadcast", 2: "injective", 3: "reduce", 4: "out-ewise-fusable",
+                 7: "tuple", 8: "opaque"}
+
+
+def _calls(func):  # noqa: ANN001, ANN202
+    import tvm_ffi
+    from tvm import relax
+
+    found = []
+    tvm_ffi.structural_walk(func, [(relax.Call, found.append)])
+    return found
+
+
+@prop("FuseOps")
+def every_op_fused(case) -> None:
+    """After FuseOps + FuseTIR, ``main`` does nothing but call PrimFuncs: every op sits inside a
+    fused (or single-op) PrimFunc and no Relax-level primitive function is left uncalled-through."""
+    if case.after is None:
+        discard("the pass raised")
+    from tvm import relax
+
+    main = case.after["main"]
+    for call in _calls(main):
+        op = call.op
+        if isinstance(op, relax.GlobalVar):
+            raise Violation(f"main still calls the Relax function {op.name_hint} (not turned into a PrimFunc)")
+        name = getattr(op, "name", "")
+        if name and name != "relax.call_tir":
+            raise Violation(f"main still calls the high-level op {name} outside any fused function")
+
+
+@prop("FuseOps")
+def groups_respect_op_patterns(case) -> None:
+    """Every fused group obeys TVM's op-pattern rules: an opaque op is never fused with anything,
+    and a group holds at most one anchor (a reduction or an out-elementwise-fusable op such as
+    conv2d/matmul); the rest are elementwise, broadcast or injective ops."""
+    stage = case.stages.get("FuseOps")
+    if stage is None:
+        discard("no FuseOps stage (the pass raised)")
+    from tvm import relax, tirx
+
+    for gv in stage.get_global_vars():
+        func = stage[gv]
+        if not isinstance(func, relax.Function) or not func.attrs or "Primitive" not in func.attrs:
+            continue
+        members = []
+        for call in _calls(func):
+            if getattr(call.op, "name", "") != "relax.call_tir":
+                continue
+            callee = stage[call.args[0]]
+            if isinstance(callee, tirx.PrimFunc):
+                pat = int(callee.attrs["op_pattern"]) if callee.attrs and "op_pattern" in callee.attrs else OPAQUE
+                members.append((call.args[0].name_hint, pat))
+        if len(members) < 2:
+            continue
+        desc = ", ".join(f"{n} ({PATTERN_NAMES.get(p, p)})" for n, p in members)
+        if any(p >= OPAQUE for _, p in members):
+            raise Violation(f"group {gv.name_hint} fuses an opaque op: {desc}")
+        anchors = [n for n, p in members if p in (COMM_REDUCE, OUT_EWISE_FUSABLE)]
+        if len(anchors) > 1:
+            raise Violation(f"group {gv.name_hint} has {len(anchors)} anchors ({', '.join(anchors)}): {desc}")
+
+
+@prop("FuseOps")
+def matches_unfused_bitwise(case) -> None:
+    """On the same target, the fused module's outputs are bit-for-bit those of the unfused
+    (legalized) module: fusion only moves where float32 values are computed, not how."""
+    if case.after is None:
+        discard("the pass raised")
+    got, want = case.run("after"), case.run("before")
+    if len(got) != len(want):
+        raise Violation(f"fused module returns {len(got)} tensors, unfused {len(want)}")
+    for i, (g, w) in enumerate(zip(got, want)):
+        if not bitwise_equal(g, w):
+            if g.shape != w.shape or g.dtype != w.dtype:
+                raise Violation(f"output {i}: fused {g.dtype}{list(g.shape)} vs unfused {w.dtype}{list(w.shape)}")
+            diff = (g.astype("float64") != w.astype("float64")) & ~((g != g) & (w != w))
+            idx = tuple(int(x) for x in diff.nonzero()) if diff.any() else ()
+            first = tuple(int(a[0]) for a in idx) if idx else ()
+            raise Violation(f"output {i} differs from the unfused module at {list(first)}: "
+                            f"fused {g[first]!r} vs unfused {w[first]!r} ({int(diff.sum())} elements)")

@@ -1,0 +1,60 @@
+"""Generic properties: they hold for every Relax pass."""
+
+from __future__ import annotations
+
+from passcheck import IllFormed, Violation, discard, prop
+from passcheck.oracles.types import compare_signatures
+
+
+@prop()
+def pass_does_not_raise(case) -> None:
+    """The pass returns a module for every well-formed input instead of raising."""
+    if case.raised is not None:
+        raise Violation(f"the pass raised {case.raised_traceback}")
+
+
+@prop()
+def well_formed(case) -> None:
+    """Input and output are well-formed Relax (relax.analysis.check_well_formed)."""
+    from tvm import relax
+
+    if case.after is None:
+        discard("the pass raised")
+    if not relax.analysis.check_well_formed(case.before):
+        discard("input not well-formed (a generator problem, reported by the validity tests)")
+    if not relax.analysis.check_well_formed(case.after):
+        try:
+            relax.analysis.well_formed(case.after)
+            detail = ""
+        except ValueError as e:
+            detail = ": " + str(e).strip().splitlines()[-1]
+        raise IllFormed("the output module is not well-formed" + detail)
+
+
+@prop()
+def signature_preserved(case) -> None:
+    """``main`` keeps its parameter and return types; symbolic shapes are proved equal with Z3
+    (on failure, the dims assignment that separates them is reported)."""
+    if case.after is None:
+        discard("the pass raised")
+    if "main" not in [g.name_hint for g in case.after.get_global_vars()]:
+        raise IllFormed("the output module has no function `main`")
+    m = compare_signatures(case.before["main"], case.after["main"])
+    if m is not None:
+        raise IllFormed("signature of main changed: " + m.describe())
+
+
+@prop()
+def semantics_preserved(case) -> None:
+    """The output computes what the input graph means: compiled on CPU and run on the same inputs,
+    every output is within the float64 reference's dtype- and accumulation-aware error bound."""
+    if case.after is None:
+        discard("the pass raised")
+    got = case.run("after")
+    refs = case.reference()
+    if len(got) != len(refs):
+        raise Violation(f"the output returns {len(got)} tensors, the input graph {len(refs)}")
+    bad = case.compare_with_reference(got)
+    if bad is not None:
+        i, mm = bad
+        raise Violation("wrong numbers: " + mm.describe(f"output {i}"))
