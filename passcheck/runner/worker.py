@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import os
+import tempfile
 import time
 import traceback
 from dataclasses import dataclass
@@ -90,8 +91,20 @@ def check_property(p: Any, case: Any) -> Outcome:
     return Outcome(HELD)
 
 
-def serve(conn: Connection, config: WorkerConfig) -> None:
+def _capture_output(path: str | None) -> None:
+    """Send the worker's stdout/stderr (TVM's crash banners, a pass's prints) to a file whose
+    tail goes into crash findings, instead of interleaving it with the runner's output."""
+    if path is None:
+        return
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    os.dup2(fd, 1)
+    os.dup2(fd, 2)
+    os.close(fd)
+
+
+def serve(conn: Connection, config: WorkerConfig, log_path: str | None = None) -> None:
     """Worker main loop: one example in, one ``ExampleResult`` out; ``None`` stops it."""
+    _capture_output(log_path)
     try:
         session = Session(config)
     except UsageError as e:
@@ -149,11 +162,15 @@ class Worker:
         self.conn: Connection | None = None
         self.property_names: list[str] = []
         self.restarts = 0
+        self.log_path: str | None = None
 
     def start(self) -> None:
         ctx = context()
         parent, child = ctx.Pipe()
-        self.proc = ctx.Process(target=serve, args=(child, self.config), daemon=True)
+        if self.log_path is None:
+            fd, self.log_path = tempfile.mkstemp(prefix="passcheck-worker-", suffix=".log")
+            os.close(fd)
+        self.proc = ctx.Process(target=serve, args=(child, self.config, self.log_path), daemon=True)
         self.proc.start()
         child.close()
         self.conn = parent
@@ -199,13 +216,25 @@ class Worker:
                 self.kill()
                 self.restarts += 1
                 raise WorkerDied("crash", stage, f"the worker process died ({_describe_exit(code)}) "
-                                                 f"while at {stage}") from None
+                                                 f"while at {stage}{self._log_tail()}") from None
             if tag == "at":
                 stage = payload
             elif tag == "result":
                 return payload
             else:
                 raise RuntimeError(f"worker internal error: {payload}")
+
+    def _log_tail(self, lines: int = 3) -> str:
+        """The last meaningful lines the dead worker printed (e.g. a TVM check failure)."""
+        if not self.log_path:
+            return ""
+        try:
+            with open(self.log_path, errors="replace") as f:
+                text = [ln.strip() for ln in f.read()[-20000:].splitlines() if ln.strip()]
+        except OSError:
+            return ""
+        keep = [ln for ln in text if not ln.startswith("File ") and "Segfault encountered" not in ln]
+        return ("; worker output: " + " | ".join(keep[-lines:])[:500]) if keep else ""
 
     def kill(self) -> None:
         if self.proc is not None:
@@ -217,6 +246,9 @@ class Worker:
         self.proc, self.conn = None, None
 
     def close(self) -> None:
+        if self.log_path and os.path.exists(self.log_path):
+            os.unlink(self.log_path)
+            self.log_path = None
         if self.conn is not None and self.proc is not None and self.proc.is_alive():
             try:
                 self.conn.send(None)
