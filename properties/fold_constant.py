@@ -6,9 +6,10 @@ from passcheck import Violation, discard, prop
 
 
 def _is_const(expr) -> bool:  # noqa: ANN001
+    import tvm
     from tvm import relax
 
-    if isinstance(expr, relax.Constant):
+    if isinstance(expr, tvm.ir.GenericConst):  # Relax constants (relax.Constant before 0.27)
         return True
     if isinstance(expr, relax.Tuple):
         return all(_is_const(f) for f in expr.fields)
