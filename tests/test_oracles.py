@@ -1,0 +1,67 @@
+"""Oracles in isolation: symbolic type comparison, tolerance, bitwise equality."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from tvm import relax, tirx
+
+from passcheck.generators.ops.base import Approx
+from passcheck.oracles.execution import bitwise_equal
+from passcheck.oracles.tolerance import compare
+from passcheck.oracles.types import compare_types, dims_equal
+
+
+def test_symbolic_dims_proved_equal_and_separated() -> None:
+    n, m = tirx.Var("n", "int64"), tirx.Var("m", "int64")
+    assert dims_equal(n * 2, n + n) == (True, None)
+    assert dims_equal((n * 4) // 2, n * 2) == (True, None)
+    eq, witness = dims_equal(n * 2, n + m)
+    assert not eq and witness is not None
+    assert witness["n"] * 2 != witness["n"] + witness["m"]  # the assignment really separates them
+
+
+def test_dropped_symbolic_var_in_type_is_reported_with_assignment() -> None:
+    n, m = tirx.Var("n", "int64"), tirx.Var("m", "int64")
+    before = relax.TensorType((n, m), "float32")
+    after = relax.TensorType((n, n), "float32")  # m dropped, as in TVM issue #20195
+    mm = compare_types(before, after, "return type")
+    assert mm is not None and mm.separating is not None
+    assert mm.separating["n"] != mm.separating["m"]
+    assert compare_types(before, relax.TensorType((n, m), "float32"), "x") is None
+    assert compare_types(before, relax.TensorType((n, m), "float16"), "x") is not None
+
+
+def test_tolerance_accepts_rounding_and_rejects_real_differences() -> None:
+    v = np.linspace(-3, 3, 50)
+    ref = Approx(v, np.full_like(v, 1e-6))
+    got = v.astype(np.float32)
+    assert compare(got, ref, "float32") is None
+    bad = got.copy()
+    bad[7] += 1e-3
+    mm = compare(bad, ref, "float32")
+    assert mm is not None and mm.index == (7,) and mm.count == 1
+
+
+def test_nan_in_output_is_a_mismatch_unless_reference_is_nan() -> None:
+    v = np.ones(4)
+    got = np.ones(4, np.float32)
+    got[2] = np.nan
+    assert compare(got, Approx.exact(v), "float32") is not None
+    v2 = v.copy()
+    v2[2] = np.nan
+    assert compare(got, Approx.exact(v2), "float32") is None
+
+
+def test_shape_mismatch_is_a_mismatch() -> None:
+    assert compare(np.ones((2, 3), np.float32), Approx.exact(np.ones((3, 2))), "float32") is not None
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16"])
+def test_bitwise_equal(dtype: str) -> None:
+    a = np.array([1.0, -0.0, np.nan], dtype)
+    assert bitwise_equal(a, a.copy())
+    b = a.copy()
+    b[1] = 0.0  # -0.0 == 0.0 numerically, but not bitwise
+    assert not bitwise_equal(a, b)
+    assert bitwise_equal(np.float32(3).reshape(()), np.float32(3).reshape(()))
