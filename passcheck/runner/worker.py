@@ -154,6 +154,10 @@ class WorkerDied(Exception):
 class Worker:
     """Parent-side handle: restarts the process after a crash or a timeout."""
 
+    # Each compiled module leaves a little memory behind (loaded kernels); a fresh fork from the
+    # server every so many examples keeps long campaigns flat.
+    RECYCLE_AFTER = 1000
+
     def __init__(self, config: WorkerConfig, timeout: float, start_timeout: float = 300.0) -> None:
         self.config = config
         self.timeout = timeout
@@ -163,6 +167,7 @@ class Worker:
         self.property_names: list[str] = []
         self.restarts = 0
         self.log_path: str | None = None
+        self.served = 0
 
     def start(self) -> None:
         ctx = context()
@@ -190,10 +195,14 @@ class Worker:
             self.kill()
             raise RuntimeError(f"worker failed to start: {payload}")
         self.property_names = list(payload)
+        self.served = 0
 
     def run(self, example: Any) -> ExampleResult:
+        if self.served >= self.RECYCLE_AFTER:
+            self.close()
         if self.proc is None or not self.proc.is_alive():
             self.start()
+        self.served += 1
         assert self.conn is not None
         self.conn.send(example)
         stage = TRANSFORM
