@@ -1,0 +1,164 @@
+"""Compile and run PrimFuncs on CPU; compare a scheduled kernel with the unscheduled one.
+
+Only call ``run`` on code the bounds checker proved in bounds: an out-of-bounds kernel
+corrupts the heap of the process that runs it. Kernels use destination passing: the last
+parameter is the output, pre-filled with NaN so elements a schedule forgets to compute show up.
+
+Comparison: when no step may reassociate a reduction, the scheduled float32 output must equal
+the unscheduled float32 output bit for bit (NaN where NaN). Otherwise it must lie within a
+rounding-error bound of the float64 build of the unscheduled spec: ``K * u * |ref|abs`` where
+``|ref|abs`` is the float64 kernel run on ``|inputs|`` (the sum of absolute terms of each
+reduction) and ``K`` grows with the reduction length.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from passcheck.generators.primfuncs import PrimFuncSpec, build_primfunc, input_arrays, shape_var_value
+from passcheck.oracles.tir_concrete import Evaluator, key
+
+U32 = 2.0**-24
+_NONLINEAR_OPS = {"softmax", "layer_norm", "resize2d"}
+
+
+def target() -> Any:
+    import tvm
+
+    return tvm.target.Target({"kind": "llvm", "opt-level": 0})
+
+
+def compile_module(mod: Any) -> Any:
+    import tvm
+
+    return tvm.compile(mod, target=target())
+
+
+def param_shapes(func: Any, sizes: dict[str, int]) -> list[tuple[tuple[int, ...], str]]:
+    """Concrete (shape, dtype) of each parameter, shape vars taking ``sizes`` (by name)."""
+    import tvm
+    import tvm_ffi
+
+    env: dict[int, int] = {}
+
+    def bind(v: Any) -> None:
+        if v.name in sizes:
+            env[key(v)] = sizes[v.name]
+
+    out = []
+    for p in func.params:
+        for d in p.shape:
+            tvm_ffi.structural_walk(d, [(tvm.ir.Var, bind)])
+        ev = Evaluator(env)
+        out.append((tuple(int(ev(d)) for d in p.shape), str(p.dtype)))
+    return out
+
+
+def _poison(shape: tuple[int, ...], dtype: str) -> np.ndarray:
+    """Output pre-fill that no correct kernel leaves behind: NaN, or the most negative int."""
+    if np.issubdtype(np.dtype(dtype), np.floating):
+        return np.full(shape, np.nan, dtype=dtype)
+    return np.full(shape, np.iinfo(dtype).min, dtype=dtype)
+
+
+def run(mod: Any, inputs: list[np.ndarray], out_shape: tuple[int, ...], out_dtype: str) -> np.ndarray:
+    """Compile ``mod`` and call ``main(*inputs, out)``; returns ``out``."""
+    import tvm
+
+    lib = compile_module(mod)
+    out = tvm.runtime.tensor(_poison(out_shape, out_dtype))
+    lib["main"](*[tvm.runtime.tensor(a) for a in inputs], out)
+    return out.numpy()
+
+
+@dataclass
+class Reference:
+    inputs: list[np.ndarray]  # float32
+    out32: np.ndarray  # the unscheduled float32 kernel
+    ref64: np.ndarray  # the unscheduled kernel built in float64
+    abs64: np.ndarray  # float64 kernel on |inputs|
+    out_shape: tuple[int, ...]
+    out_dtype: str
+
+
+@lru_cache(maxsize=64)
+def reference(spec: PrimFuncSpec) -> Reference:
+    """Outputs of the unscheduled kernel for ``spec`` (cached per worker: specs repeat)."""
+    import tvm
+
+    f32 = build_primfunc(spec, "float32")
+    f64 = build_primfunc(spec, "float64")
+    shapes = param_shapes(f32, shape_var_value(spec))
+    ins = input_arrays(spec, [s for s, _ in shapes[:-1]])
+    out_shape, out_dtype = shapes[-1]
+    out32 = run(tvm.IRModule({"main": f32}), ins, out_shape, out_dtype)
+    ins64 = [a.astype(np.float64) for a in ins]
+    dt64 = "float64" if out_dtype == "float32" else out_dtype
+    ref64 = run(tvm.IRModule({"main": f64}), ins64, out_shape, dt64).astype(np.float64)
+    # |terms| summed: running the float64 kernel on |inputs| bounds each reduction's sum of
+    # absolute terms for sums of products; abs() again because epilogues may go negative.
+    abs64 = np.abs(run(tvm.IRModule({"main": f64}), [np.abs(a) for a in ins64], out_shape, dt64).astype(np.float64))
+    return Reference(ins, out32, ref64, abs64, out_shape, out_dtype)
+
+
+def reduction_length(spec: PrimFuncSpec) -> int:
+    a = spec.attr
+    if spec.kind == "matmul":
+        return spec.shape[1]
+    if spec.kind == "conv2d":
+        return spec.shape[1] * a["kernel"][0] * a["kernel"][1]
+    if spec.kind == "pool":
+        return a["kernel"][0] * a["kernel"][1]
+    if spec.kind == "reduce":
+        return int(np.prod([spec.shape[x] for x in a["axes"]]))
+    return int(np.prod(spec.shape)) if spec.kind == "legalized" else 1
+
+
+@dataclass
+class Mismatch:
+    index: tuple[int, ...]
+    got: float
+    want: float
+    allowed: float
+    count: int
+    total: int
+    mode: str  # "exact" | "tolerance"
+
+    def describe(self) -> str:
+        how = "bit-exact comparison with the unscheduled kernel" if self.mode == "exact" else (
+            f"float64 reference, allowed error {self.allowed:.3g}")
+        return (f"output{list(self.index)} = {self.got!r}, expected {self.want!r} ({how}); "
+                f"{self.count} of {self.total} elements differ")
+
+
+def compare(spec: PrimFuncSpec, got: np.ndarray, ref: Reference, exact: bool) -> Mismatch | None:
+    if tuple(got.shape) != tuple(ref.out_shape):
+        return Mismatch((), float("nan"), float("nan"), 0.0, -1, -1, "shape")
+    if exact or not np.issubdtype(got.dtype, np.floating):
+        same = (got == ref.out32) | (np.isnan(got) & np.isnan(ref.out32))
+        bad = ~same
+        if not bad.any():
+            return None
+        idx = tuple(int(i) for i in np.argwhere(bad)[0])
+        return Mismatch(idx, float(got[idx]), float(ref.out32[idx]), 0.0, int(bad.sum()), bad.size, "exact")
+    k = 2 * (reduction_length(spec) + 8)
+    allowed = k * U32 * ref.abs64 + 8 * U32 * np.abs(ref.ref64) + 1e-30
+    if spec.kind == "legalized" and spec.attr["op"] in _NONLINEAR_OPS:
+        allowed = np.maximum(allowed, 1e-4 * np.abs(ref.ref64) + 1e-5)
+    g = got.astype(np.float64)
+    bad = ~(np.abs(g - ref.ref64) <= allowed)
+    bad &= ~(np.isnan(g) & np.isnan(ref.ref64))
+    if not bad.any():
+        return None
+    idx = tuple(int(i) for i in np.argwhere(bad)[0])
+    return Mismatch(idx, float(g[idx]), float(ref.ref64[idx]), float(allowed[idx]), int(bad.sum()), bad.size,
+                    "tolerance")
+
+
+def run_scheduled(spec: PrimFuncSpec, mod: Any) -> np.ndarray:
+    ref = reference(spec)
+    return run(mod, ref.inputs, ref.out_shape, ref.out_dtype)

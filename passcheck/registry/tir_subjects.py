@@ -1,0 +1,234 @@
+"""TIR subjects: one per ``tvm.s_tir.Schedule`` primitive, ``schedule`` (random sequences), and
+``custom_tir_subject`` for a user's own IRModule -> IRModule pass over PrimFuncs.
+
+Options read from ``Options.extra`` (all optional):
+  ``tir_kinds``      tuple of PrimFunc kinds to draw (default: all the primitive applies to)
+  ``symbolic``       allow shape-var extents (default True)
+  ``int64``          allow int64 index dtypes (default True)
+  ``max_steps``      longest ``schedule`` sequence (default 8)
+  ``max_prefix``     preparatory steps before a primitive under test (default 2)
+  ``z3_timeout_ms``  per-query Z3 timeout (default 5000)
+  ``execute``        run compiled kernels for the equivalence property (default True)
+"""
+
+from __future__ import annotations
+
+import traceback
+from dataclasses import dataclass
+from typing import Any
+
+from hypothesis import strategies as st
+
+from passcheck.cases.tir import TirCase
+from passcheck.errors import Discard
+from passcheck.generators.primfuncs import PrimFuncSpec, build_primfunc, primfunc_specs
+from passcheck.generators.schedules import (
+    PRIMITIVES,
+    ScheduleExample,
+    Step,
+    StepNotApplicable,
+    reassociates,
+    schedule_examples,
+)
+from passcheck.registry.subject import Options, Subject
+
+
+def _extra(options: Options) -> dict[str, Any]:
+    return dict(options.extra)
+
+
+def _specs(options: Options, kinds: tuple[str, ...] | None) -> st.SearchStrategy[PrimFuncSpec]:
+    ex = _extra(options)
+    wanted = tuple(ex.get("tir_kinds") or kinds or ()) or None
+    if kinds and wanted:
+        wanted = tuple(k for k in wanted if k in kinds) or kinds
+    return primfunc_specs(wanted, symbolic=bool(ex.get("symbolic", True)), int64=bool(ex.get("int64", True)))
+
+
+def _first_line(e: BaseException) -> str:
+    lines = [x.strip() for x in str(e).strip().splitlines() if x.strip()]
+    msg = next((x for x in reversed(lines) if x.startswith(("Error message:", "ScheduleError"))), lines[-1] if lines
+               else "")
+    return f"{type(e).__name__}: {msg[:300]}"
+
+
+def _schedule_error() -> type[BaseException]:
+    from tvm.s_tir import ScheduleError
+
+    return ScheduleError
+
+
+def _new_case(subject: str, example: Any, spec: PrimFuncSpec, options: Options) -> tuple[TirCase, Any]:
+    import tvm
+
+    case = TirCase(subject, example, spec)
+    case.z3_timeout_ms = int(_extra(options).get("z3_timeout_ms", 5000))
+    case.executable = bool(_extra(options).get("execute", True))
+    func = build_primfunc(spec)  # GeneratorRejected propagates: the example is discarded
+    case.original = tvm.IRModule({"main": func})
+    return case, case.original
+
+
+def _prepare(case: TirCase, sch: Any, steps: tuple[Step, ...]) -> bool:
+    """Apply preparatory steps; a refusal discards the example. Returns False when a step
+    raised something else (stored on the case: a primitive misbehaving is a finding even in
+    preparation)."""
+    from passcheck.generators.schedule_steps import apply_step
+
+    for i, step in enumerate(steps):
+        try:
+            case.trace.append(apply_step(sch, step))
+        except (StepNotApplicable, _schedule_error()) as e:
+            raise Discard(f"preparation step {i + 1} ({step.prim}) refused: {_first_line(e)}") from None
+        except Exception as e:  # noqa: BLE001
+            case.raised = e
+            case.raised_traceback = traceback.format_exc()
+            case.trace.append(f"{step.describe()}  # raised {type(e).__name__} (preparation)")
+            return False
+        case.prefix = len(case.trace)
+    return True
+
+
+def _apply_under_test(case: TirCase, sch: Any, steps: tuple[Step, ...], impl: Any) -> None:
+    from passcheck.generators.schedule_steps import apply_step
+
+    for step in steps:
+        try:
+            line = impl(sch, step) if impl is not None else apply_step(sch, step)
+            case.trace.append(line or f"<impl>({step.describe()})")
+        except (StepNotApplicable, _schedule_error()) as e:
+            raise Discard(f"{step.prim} refused: {_first_line(e)}") from None
+        except Exception as e:  # noqa: BLE001 - any other exception is the finding itself
+            case.raised = e
+            case.raised_traceback = traceback.format_exc()
+            case.trace.append(f"{step.describe()}  # raised {type(e).__name__}")
+            return
+    case.after = sch.mod
+
+
+class PrimitiveSubject(Subject):
+    """One schedule primitive, applied after 0-2 preparatory steps."""
+
+    ir = "tir"
+
+    def __init__(self, name: str) -> None:
+        self.prim = PRIMITIVES[name]
+        self.name = name
+        self.summary = self.prim.summary
+
+    def strategy(self, options: Options) -> st.SearchStrategy[ScheduleExample]:
+        ex = _extra(options)
+        return schedule_examples(self.name, max_prefix=int(ex.get("max_prefix", 2)),
+                                 specs=_specs(options, self.prim.kinds))
+
+    def make_case(self, example: ScheduleExample, impl: Any | None, options: Options) -> TirCase:
+        from tvm import s_tir
+
+        case, mod = _new_case(self.name, example, example.spec, options)
+        case.primitive = self.name
+        sch = s_tir.Schedule(mod, seed=example.spec.seed % (2**31 - 1) + 1, error_render_level="fast")
+        if not _prepare(case, sch, example.steps[: example.prefix]):
+            return case
+        case.before = sch.mod
+        _apply_under_test(case, sch, example.steps[example.prefix:], impl)
+        steps = example.steps
+        case.executable &= all(PRIMITIVES[s.prim].executable for s in steps)
+        case.reassociates = reassociates(ScheduleExample(example.spec, steps, 0))
+        case.unsafe = any(PRIMITIVES[s.prim].unsafe for s in steps)
+        return case
+
+    def describe_example(self, example: ScheduleExample) -> str:
+        return example.describe()[:300]
+
+
+class ScheduleSubject(PrimitiveSubject):
+    """Random sequences of 1-8 primitives (every step is under test)."""
+
+    def __init__(self) -> None:
+        self.prim = None  # type: ignore[assignment]
+        self.name = "schedule"
+        self.aliases = ("schedules",)
+        self.summary = "random sequences of 1-8 schedule primitives"
+
+    def strategy(self, options: Options) -> st.SearchStrategy[ScheduleExample]:
+        ex = _extra(options)
+        return schedule_examples(None, max_steps=int(ex.get("max_steps", 8)), specs=_specs(options, None))
+
+    def make_case(self, example: ScheduleExample, impl: Any | None, options: Options) -> TirCase:
+        from tvm import s_tir
+
+        case, mod = _new_case(self.name, example, example.spec, options)
+        sch = s_tir.Schedule(mod, seed=example.spec.seed % (2**31 - 1) + 1, error_render_level="fast")
+        case.before = mod
+        _apply_under_test(case, sch, example.steps, impl)
+        case.executable &= all(PRIMITIVES[s.prim].executable for s in example.steps)
+        case.reassociates = reassociates(example)
+        case.unsafe = any(PRIMITIVES[s.prim].unsafe for s in example.steps)
+        return case
+
+
+@dataclass(frozen=True)
+class CustomExample:
+    spec: PrimFuncSpec
+    steps: tuple[Step, ...] = ()  # schedule applied before the pass (the pass sees scheduled IR)
+
+    def describe(self) -> str:
+        return ScheduleExample(self.spec, self.steps).describe() if self.steps else self.spec.short()
+
+
+class CustomTirSubject(Subject):
+    """A user's pass: IRModule -> IRModule (a ``tvm.transform.Pass`` or any callable) over a
+    module holding one schedulable PrimFunc ``main``, sometimes already scheduled."""
+
+    ir = "tir"
+
+    def __init__(self, name: str, pass_obj: Any) -> None:
+        self.name = name
+        self.pass_obj = pass_obj
+        self.summary = f"custom TIR pass {name}"
+
+    def strategy(self, options: Options) -> st.SearchStrategy[CustomExample]:
+        ex = _extra(options)
+        specs = _specs(options, None)
+
+        @st.composite
+        def draw(d: st.DrawFn) -> CustomExample:
+            e = d(schedule_examples(None, min_steps=1, max_steps=int(ex.get("max_steps", 3)), specs=specs))
+            scheduled = d(st.integers(0, 2)) == 0
+            return CustomExample(e.spec, e.steps if scheduled else ())
+
+        return draw()
+
+    def make_case(self, example: CustomExample, impl: Any | None, options: Options) -> TirCase:
+        from tvm import s_tir
+
+        case, mod = _new_case(self.name, example, example.spec, options)
+        if example.steps:
+            sch = s_tir.Schedule(mod, seed=example.spec.seed % (2**31 - 1) + 1, error_render_level="fast")
+            if not _prepare(case, sch, example.steps):
+                return case
+            mod = sch.mod
+            case.executable &= all(PRIMITIVES[s.prim].executable for s in example.steps)
+        case.before = mod
+        # An unknown pass may reassociate; only the tolerance comparison is fair to it.
+        case.reassociates = True
+        fn = impl if impl is not None else self.pass_obj
+        try:
+            case.after = fn(mod)
+            case.trace.append(f"{self.name}(mod)")
+        except Exception as e:  # noqa: BLE001 - the pass raising is a finding
+            case.raised = e
+            case.raised_traceback = traceback.format_exc()
+        return case
+
+    def describe_example(self, example: CustomExample) -> str:
+        return example.describe()[:300]
+
+
+def custom_tir_subject(name: str, pass_obj: Any) -> Subject:
+    """A subject for a user's TIR pass (gets the generic TIR properties)."""
+    return CustomTirSubject(name, pass_obj)
+
+
+TIR_SUBJECTS: dict[str, Subject] = {name: PrimitiveSubject(name) for name in PRIMITIVES}
+TIR_SUBJECTS["schedule"] = ScheduleSubject()

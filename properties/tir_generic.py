@@ -1,0 +1,124 @@
+"""Properties every TIR transformation must have (schedule primitives and custom TIR passes)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from passcheck.errors import Discard, IllFormed, Violation
+from passcheck.property import prop
+
+
+def _after(case: Any) -> Any:
+    if case.raised is not None or case.after is None:
+        raise Discard("the transformation raised; nothing to check")
+    return case.after
+
+
+def _first_line(e: BaseException) -> str:
+    lines = [x for x in str(e).strip().splitlines() if x.strip()]
+    return f"{type(e).__name__}: {lines[-1].strip()[:300] if lines else ''}"
+
+
+@prop(ir="tir")
+def transformation_does_not_raise(case: Any) -> None:
+    """The transformation either applies or refuses with its documented error (a
+    ``ScheduleError``, which discards the example); any other exception is a bug."""
+    if case.raised is not None:
+        raise Violation(
+            f"{case.subject} raised {_first_line(case.raised)} instead of applying or refusing with a "
+            f"ScheduleError; schedule so far:\n{case.trace_text()}"
+        )
+
+
+@prop(ir="tir")
+def well_formed_before_after(case: Any) -> None:
+    """``s_tir.analysis.verify_well_formed`` accepts the module before and after the
+    transformation, and the build's lowering prefix accepts the result.
+
+    (The lowered form is not re-verified: lowering legitimately emits ``pragma_*`` attributes
+    whose node is the loop variable outside its loop, which the verifier calls undefined.)"""
+    from tvm import s_tir
+
+    after = _after(case)
+    if not s_tir.analysis.verify_well_formed(case.before, assert_mode=False):
+        raise Discard("the input is not well-formed (generator or preparation problem)")
+    if not s_tir.analysis.verify_well_formed(after, assert_mode=False):
+        raise IllFormed(f"{case.subject} produced IR that verify_well_formed rejects; schedule:\n{case.trace_text()}")
+    try:
+        case.lowered("after")
+    except Exception as e:  # noqa: BLE001 - failing to lower is itself the finding
+        raise IllFormed(
+            f"lowering the output of {case.subject} raised {_first_line(e)}; schedule:\n{case.trace_text()}"
+        ) from None
+
+
+def _bounds(case: Any, which: str) -> Any:
+    try:
+        return case.bounds(which)
+    except Exception as e:  # noqa: BLE001
+        raise Discard(f"cannot lower/check the {which} module: {_first_line(e)}") from None
+
+
+@prop(ir="tir")
+def bounds_safe_z3(case: Any) -> None:
+    """Every load and store of the lowered output is in bounds at every point of its loop nest
+    (Z3 over machine integers; a violation comes with a concretely confirmed witness). Z3
+    timeouts and unconfirmed models are reported as unknown (discarded), never as violations."""
+    _after(case)
+    res = _bounds(case, "after")
+    if res.violations:
+        already = _bounds(case, "before").violations if case.before is not None else []
+        note = " (the input already had out-of-bounds accesses)" if already else ""
+        shown = "\n".join("  " + v.describe() for v in res.violations[:4])
+        more = f"\n  ... and {len(res.violations) - 4} more" if len(res.violations) > 4 else ""
+        raise Violation(
+            f"after {case.subject}, the lowered code accesses memory out of bounds{note}:\n{shown}{more}\n"
+            f"schedule:\n{case.trace_text()}"
+        )
+    if res.unknown:
+        site, why = res.unknown[0]
+        raise Discard(f"bounds unknown for {len(res.unknown)} access(es), e.g. {site}: {why}")
+
+
+@prop(ir="tir")
+def equivalent_by_execution(case: Any) -> None:
+    """The transformed kernel computes the same output as the unscheduled one on the same
+    inputs: bit for bit, or within the float32 rounding bound of a float64 reference when a
+    step may reassociate a reduction. Only code Z3 proved in bounds is ever executed."""
+    from passcheck.oracles import tir_exec
+
+    after = _after(case)
+    if not case.executable:
+        raise Discard("not executable on CPU (e.g. bind to GPU threads)")
+    if case.unsafe:
+        raise Discard("an unsafe_ primitive voids the semantic contract")
+    for which in ("original", "after"):
+        res = _bounds(case, which)
+        if not res.safe:
+            # Out-of-bounds kernels corrupt the heap: the bounds property reports these.
+            raise Discard(f"not executed: the {which} module is not proved in bounds ({res.summary()})")
+    try:
+        got = tir_exec.run_scheduled(case.spec, after)
+    except Exception as e:  # noqa: BLE001 - failing to compile proved-safe code is a bug
+        raise Violation(f"compiling/running the output of {case.subject} raised {_first_line(e)}; schedule:\n"
+                        f"{case.trace_text()}") from None
+    ref = tir_exec.reference(case.spec)
+    bad = tir_exec.compare(case.spec, got, ref, exact=not case.reassociates)
+    if bad is not None:
+        raise Violation(f"after {case.subject} the kernel computes different values: {bad.describe()}"
+                        f"{_blame_preparation(case)}; schedule:\n{case.trace_text()}")
+
+
+def _blame_preparation(case: Any) -> str:
+    """When preparatory steps ran, say whether their result was already wrong."""
+    from passcheck.oracles import tir_exec
+
+    if not case.prefix or case.before is None or not _bounds(case, "before").safe:
+        return ""
+    try:
+        got = tir_exec.run_scheduled(case.spec, case.before)
+    except Exception:  # noqa: BLE001
+        return ""
+    if tir_exec.compare(case.spec, got, tir_exec.reference(case.spec), exact=False) is not None:
+        return " (the preparatory steps alone already compute different values)"
+    return ""
