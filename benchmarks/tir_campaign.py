@@ -39,6 +39,7 @@ class Tally:
     findings: list[tuple[str, str, str]] = field(default_factory=list)  # (property, example, message)
     z3_ms: list[float] = field(default_factory=list)
     seconds: float = 0.0
+    slowest: list[tuple[float, str]] = field(default_factory=list)
 
     def line(self) -> str:
         rate = self.examples / self.seconds if self.seconds else 0.0
@@ -60,6 +61,15 @@ CURRENT: list[str] = []  # path of the file naming the example in flight (for cr
 
 
 def run_case(subject: Any, example: Any, options: Options, tally: Tally, impl: Any = None) -> None:
+    t0 = time.perf_counter()
+    try:
+        _run_case(subject, example, options, tally, impl)
+    finally:
+        dt = time.perf_counter() - t0
+        tally.slowest = sorted([*tally.slowest, (dt, subject.describe_example(example))], reverse=True)[:5]
+
+
+def _run_case(subject: Any, example: Any, options: Options, tally: Tally, impl: Any = None) -> None:
     tally.examples += 1
     if CURRENT:
         Path(CURRENT[0]).write_text(subject.describe_example(example))
@@ -161,6 +171,8 @@ def main() -> int:
             for k, v in t.prop_discards.most_common(6):
                 print(f"    prop-discard {v:4d} {k}")
             print(f"    held {dict(t.held)}")
+            for dt, ex in t.slowest[:3]:
+                print(f"    slow {dt:6.2f}s {ex[:200]}")
         for prop_name, ex, msg in t.findings[:5]:
             print(f"  FINDING {prop_name}: {ex}\n    {msg[:1500]}")
         total += len(t.findings)

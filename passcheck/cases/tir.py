@@ -32,7 +32,7 @@ class TirCase(Case):
         self.reassociates = False
         self.unsafe = False
         self.primitive: str | None = None
-        self.z3_timeout_ms = 5000
+        self.z3_timeout_ms = 2000
 
     # derived views, memoized ----------------------------------------------------------------
     def lowered(self, which: str = "after") -> Any:

@@ -271,3 +271,83 @@ _FLOAT_CALLS = {
     "nearbyint": np.rint,
     "fabs": np.abs,
 }
+
+
+class VecEvaluator:
+    """Integer TIR expressions evaluated elementwise over numpy int64 arrays (one row per
+    point of an enumerated loop nest). Same semantics as ``Evaluator`` for the integer subset;
+    anything else raises ``EvalError``. Division by zero anywhere raises too."""
+
+    def __init__(self, env: dict[int, np.ndarray]) -> None:
+        self.env = env
+
+    def __call__(self, e: Any) -> np.ndarray:
+        return self.eval(e)
+
+    def _wrap(self, v: np.ndarray, dtype: str) -> np.ndarray:
+        if dtype == "bool":
+            return v.astype(bool)
+        bits, signed = int_info(dtype)
+        if bits >= 64:
+            return v  # int64 arithmetic wraps natively
+        m = np.int64(1) << np.int64(bits)
+        v = v & (m - 1)
+        return v - m * (v >= (m >> 1)) if signed else v
+
+    def eval(self, e: Any) -> np.ndarray:
+        import tvm
+        from tvm import tirx
+
+        t = type(e)
+        dt = dtype_of(e)
+        if not (is_int(dt) or dt == "bool"):
+            raise EvalError(f"non-integer {t.__name__}")
+        if t is tirx.IntImm:
+            return np.int64(int(e.value)) if dt != "bool" else np.bool_(bool(e.value))
+        if t is tvm.ir.Var:
+            try:
+                return self.env[key(e)]
+            except KeyError:
+                raise EvalError(f"unbound variable {e.name}") from None
+        with np.errstate(all="ignore"):
+            if t in (tirx.Add, tirx.Sub, tirx.Mul):
+                a, b = self.eval(e.a), self.eval(e.b)
+                r = a + b if t is tirx.Add else a - b if t is tirx.Sub else a * b
+                return self._wrap(np.asarray(r, dtype=np.int64), dt)
+            if t in (tirx.FloorDiv, tirx.FloorMod, tirx.Div, tirx.Mod):
+                a, b = np.asarray(self.eval(e.a), np.int64), np.asarray(self.eval(e.b), np.int64)
+                if np.any(b == 0):
+                    raise EvalError("division by zero")
+                if t is tirx.FloorDiv:
+                    return self._wrap(a // b, dt)
+                if t is tirx.FloorMod:
+                    return self._wrap(a % b, dt)
+                q = np.abs(a) // np.abs(b) * np.sign(a) * np.sign(b)
+                return self._wrap(q if t is tirx.Div else a - b * q, dt)
+            if t in (tirx.Min, tirx.Max):
+                a, b = self.eval(e.a), self.eval(e.b)
+                return np.minimum(a, b) if t is tirx.Min else np.maximum(a, b)
+            cmp = {tirx.EQ: np.equal, tirx.NE: np.not_equal, tirx.LT: np.less, tirx.LE: np.less_equal,
+                   tirx.GT: np.greater, tirx.GE: np.greater_equal}.get(t)
+            if cmp is not None:
+                return cmp(self.eval(e.a), self.eval(e.b))
+            if t is tirx.And:
+                return np.logical_and(self.eval(e.a), self.eval(e.b))
+            if t is tirx.Or:
+                return np.logical_or(self.eval(e.a), self.eval(e.b))
+            if t is tirx.Not:
+                return np.logical_not(self.eval(e.a))
+            if t is tirx.Select:
+                return np.where(self.eval(e.condition), self.eval(e.true_value), self.eval(e.false_value))
+            if t is tirx.Cast:
+                src = dtype_of(e.value)
+                if not (is_int(src) or src == "bool"):
+                    raise EvalError("cast from a non-integer")
+                return self._wrap(np.asarray(self.eval(e.value), np.int64), dt)
+            if t is tvm.ir.Call:
+                name = getattr(e.op, "name", "")
+                if name == "prim.if_then_else":
+                    return np.where(self.eval(e.args[0]), self.eval(e.args[1]), self.eval(e.args[2]))
+                if name in ("prim.likely", "tirx.likely"):
+                    return self.eval(e.args[0])
+        raise EvalError(f"cannot evaluate {t.__name__} over arrays")

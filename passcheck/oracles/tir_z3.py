@@ -193,7 +193,7 @@ def _floordiv(a: Any, b: Any, dt: str) -> Any:
 def _floormod(a: Any, b: Any, dt: str) -> Any:
     if not _signed(dt):
         return z3.URem(a, b)
-    return z3.SMod(a, b)  # bvsmod: the result takes the divisor's sign, i.e. floormod
+    return a % b  # z3py % on bit-vectors is bvsmod: the result takes the divisor's sign (floormod)
 
 
 def _cmp(signed_op: Any, unsigned_op: Any) -> Any:

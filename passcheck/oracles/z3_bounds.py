@@ -27,7 +27,7 @@ from passcheck.oracles.tir_concrete import EvalError, Evaluator, dtype_of, int_i
 from passcheck.oracles.tir_intervals import Intervals
 from passcheck.oracles.tir_z3 import Encoder, to_width
 
-DEFAULT_TIMEOUT_MS = 5000
+DEFAULT_TIMEOUT_MS = 2000
 REFINEMENTS = 6
 ELEMENT_LIMIT = {32: 2**31 - 1, 64: 2**40}  # realistic buffer sizes when shapes are symbolic
 
@@ -105,9 +105,9 @@ class _Collector:
     """Walks statements keeping the trail (loops, binds, guards) of the current point; an
     access the interval pass cannot prove becomes an obligation."""
 
-    def __init__(self) -> None:
+    def __init__(self, limits: dict[int, int] | None = None) -> None:
         self.trail: tuple[Step, ...] = ()
-        self.iv = Intervals()
+        self.iv = Intervals(limits=dict(limits or {}))
         self.obligations: list[_Obligation] = []
         self.buffers: dict[int, Any] = {}
         self.bound: set[int] = set()  # loop, thread and let variables
@@ -218,8 +218,7 @@ class _Collector:
         self.obligations.append(_Obligation(site, node, buffer, self.trail))
 
     def proved(self, index: Any, extent: Any) -> bool:
-        a, b = self.iv.of(index), self.iv.of(extent)
-        return a is not None and b is not None and a[0] >= 0 and a[1] < b[0]
+        return self.iv.proved(index, extent)
 
 
 def _is_prim(x: Any) -> bool:
@@ -404,7 +403,7 @@ class BoundsChecker:
 
     def check_func(self, func: Any) -> BoundsResult:
         t0 = time.perf_counter()
-        col = _Collector()
+        col = _Collector(shape_var_limits(func))
         for p in func.params:
             if _is_buffer(p):
                 col.buffers[key(p)] = p
@@ -487,6 +486,38 @@ class BoundsChecker:
             res.unknown += [(o.site, f"not confirmed concretely: {why}") for o in obs]
         finally:
             solver.pop()
+
+
+def shape_var_limits(func: Any) -> dict[int, int]:
+    """Largest value of each shape var under the realism assumption (a parameter buffer holds
+    at most ELEMENT_LIMIT elements; every shape var is >= 1). The interval pass and the Z3
+    encoding assume the same."""
+    import tvm
+
+    limits: dict[int, int] = {}
+    found: dict[int, Any] = {}
+    for p in func.params:
+        if not _is_buffer(p):
+            continue
+        dims = list(p.shape)
+        for d in dims:
+            _free_vars(d, found)
+        if not dims:
+            continue
+        limit = ELEMENT_LIMIT[32 if max(int_info(dtype_of(d))[0] for d in dims) <= 32 else 64]
+        if all(_is_const(d) or type(d) is tvm.ir.Var for d in dims):
+            const = 1
+            for d in dims:
+                const *= int(d.value) if _is_const(d) else 1
+            for d in dims:
+                if type(d) is tvm.ir.Var:
+                    k = key(d)
+                    limits[k] = min(limits.get(k, limit), limit // max(const, 1))
+    for k, v in found.items():
+        if is_int(dtype_of(v)):
+            bits = int_info(dtype_of(v))[0]
+            limits.setdefault(k, ELEMENT_LIMIT[32 if bits <= 32 else 64])
+    return limits
 
 
 def _undefined_vars(ob: _Obligation, known: set[int]) -> str:

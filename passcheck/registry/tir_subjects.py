@@ -7,7 +7,7 @@ Options read from ``Options.extra`` (all optional):
   ``int64``          allow int64 index dtypes (default True)
   ``max_steps``      longest ``schedule`` sequence (default 8)
   ``max_prefix``     preparatory steps before a primitive under test (default 2)
-  ``z3_timeout_ms``  per-query Z3 timeout (default 5000)
+  ``z3_timeout_ms``  per-query Z3 timeout (default 2000)
   ``execute``        run compiled kernels for the equivalence property (default True)
 """
 
@@ -62,7 +62,7 @@ def _new_case(subject: str, example: Any, spec: PrimFuncSpec, options: Options) 
     import tvm
 
     case = TirCase(subject, example, spec)
-    case.z3_timeout_ms = int(_extra(options).get("z3_timeout_ms", 5000))
+    case.z3_timeout_ms = int(_extra(options).get("z3_timeout_ms", 2000))
     case.executable = bool(_extra(options).get("execute", True))
     func = build_primfunc(spec)  # GeneratorRejected propagates: the example is discarded
     case.original = tvm.IRModule({"main": func})

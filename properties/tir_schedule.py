@@ -1,0 +1,74 @@
+"""Properties of schedule primitives: the iteration domain of every block is preserved.
+
+They compare each block of the scheduled PrimFunc with the block of the same name in the
+unscheduled one (see ``passcheck.oracles.tir_domain``), symbolically with Z3 (each witness
+replayed concretely) and, for concrete extents, by enumerating the loop nests.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from passcheck.errors import Discard, Violation
+from passcheck.generators.schedules import PRIMITIVES
+from passcheck.property import prop
+
+SCHEDULE_SUBJECTS = (*PRIMITIVES, "schedule")
+# Steps that relocate a block (it may recompute instances, and compute only what is read).
+RELOCATING = {"compute_at", "reverse_compute_at", "sample_compute_location"}
+# Steps after which a block legitimately executes only part of its domain (another block
+# computes the rest).
+RESTRICTING = {"decompose_padding", "rolling_buffer"}
+
+
+def _domains(case: Any) -> Any:
+    from passcheck.generators.primfuncs import shape_var_value
+    from passcheck.oracles.tir_domain import check_domains
+
+    if case.raised is not None or case.after is None:
+        raise Discard("the transformation raised; nothing to check")
+    steps = getattr(case.example, "steps", ())
+    moved = {s.block for s in steps if s.prim in RELOCATING}
+    restricted = {s.block for s in steps if s.prim in RESTRICTING}
+
+    def compute() -> Any:
+        return check_domains(case.original, case.after, moved=moved, restricted=restricted,
+                             sizes=shape_var_value(case.spec), timeout_ms=case.z3_timeout_ms)
+
+    return case.memo(("domains",), compute)
+
+
+def _report(case: Any, kinds: tuple[str, ...], what: str) -> None:
+    res = _domains(case)
+    issues = [i for i in res.issues if i.kind in kinds]
+    if issues:
+        shown = "\n".join("  " + i.describe() for i in issues[:4])
+        raise Violation(f"after {case.subject}, {what}:\n{shown}\nschedule:\n{case.trace_text()}")
+    if res.unknown and not res.blocks_checked:
+        raise Discard(f"domain check unknown: {res.unknown[0][1]}")
+    if not res.blocks_checked:
+        raise Discard("no block of the result corresponds to an original block")
+
+
+@prop(*SCHEDULE_SUBJECTS, ir="tir")
+def block_instances_within_domain(case: Any) -> None:
+    """Every block that keeps its iterators executes only instances of its original iteration
+    domain, at every point of its loop nest where its predicates hold (Z3, symbolic shapes
+    included). A dropped tail predicate after a non-dividing split shows up here."""
+    _report(case, ("outside",), "a block executes instances outside its original domain")
+
+
+@prop(*SCHEDULE_SUBJECTS, ir="tir")
+def block_instances_exactly_once(case: Any) -> None:
+    """Split/fuse/reorder and every other loop transformation keep the iteration domain: each
+    original instance of a block is executed exactly once (no two loop points bind the same
+    instance -- Z3; none is missing -- enumeration of concrete loop nests). Relocated blocks
+    (compute_at) may recompute, and need full coverage only when they write an output."""
+    _report(case, ("twice", "missing"), "the iteration domain is not preserved")
+
+
+@prop(*SCHEDULE_SUBJECTS, ir="tir")
+def removed_guards_reproved(case: Any) -> None:
+    """A condition of the original block body (``if_then_else`` or ``if``) that the scheduled
+    block no longer has must hold at every instance the scheduled block executes."""
+    _report(case, ("guard",), "a guard was removed although it can be false")

@@ -1,0 +1,148 @@
+"""Each deliberately buggy TIR transformation is caught by the right property; the correct
+transformation on the same example is not. Out-of-bounds bugs are caught statically by Z3
+with a confirmed witness (and are never executed here); wrong-but-in-bounds ones by execution.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import tir_buggy_passes as bug
+from hypothesis import HealthCheck, find, settings
+
+import properties.tir_generic as G
+import properties.tir_schedule as S
+from passcheck.errors import Discard, Violation
+from passcheck.generators.primfuncs import PrimFuncSpec
+from passcheck.generators.schedule_steps import get_block, loop_at
+from passcheck.generators.schedules import ScheduleExample, Step, schedule_examples
+from passcheck.registry.subject import Options
+from passcheck.registry.tir_subjects import TIR_SUBJECTS, CustomExample, custom_tir_subject
+
+OPTS = Options()
+ELEMENTWISE_10 = PrimFuncSpec("elementwise", (10,), (("depth", 1),), "int32", seed=3)
+MATMUL = PrimFuncSpec("matmul", (7, 5), (("n", 6),), "int32", epilogue=True, seed=4)
+SPLIT_BY_4 = Step("split", "ew0", (0,), (("factors", (None, 4)),))
+
+
+def violation(prop: Any, case: Any) -> str:
+    with pytest.raises(Violation) as e:
+        prop(case)
+    return str(e.value)
+
+
+def holds(prop: Any, case: Any) -> None:
+    try:
+        prop(case)
+    except Discard:
+        pass
+
+
+def split_without_tail_guard(sch: Any, step: Step) -> str:
+    """A buggy `split` (the primitive's impl replaced): drops the predicate of a non-dividing split."""
+    loop = loop_at(sch, get_block(sch, step.block), step.loops[0])
+    sch.split(loop, list(step.arg["factors"]), disable_predication=True)
+    return "buggy split"
+
+
+# --- split without its tail guard ------------------------------------------------------------
+
+
+def test_split_without_tail_guard_is_caught_by_z3_with_witness() -> None:
+    case = TIR_SUBJECTS["split"].make_case(ScheduleExample(ELEMENTWISE_10, (SPLIT_BY_4,)), split_without_tail_guard,
+                                           OPTS)
+    msg = violation(G.bounds_safe_z3, case)
+    assert "outside [0, 10)" in msg and "i0_0=2" in msg
+    assert "index 0 evaluates to 10" in msg or "index 0 evaluates to 11" in msg
+    assert "iterator v_i0 = 1" in violation(S.block_instances_within_domain, case)
+    # Never executed: the kernel would write past the end of the output.
+    with pytest.raises(Discard, match="not proved in bounds"):
+        G.equivalent_by_execution(case)
+
+
+def test_real_split_holds_on_the_same_example() -> None:
+    case = TIR_SUBJECTS["split"].make_case(ScheduleExample(ELEMENTWISE_10, (SPLIT_BY_4,)), None, OPTS)
+    for p in (G.transformation_does_not_raise, G.well_formed_before_after, G.bounds_safe_z3, G.equivalent_by_execution,
+              S.block_instances_within_domain, S.block_instances_exactly_once, S.removed_guards_reproved):
+        p(case)
+
+
+def test_hypothesis_finds_the_unguarded_split() -> None:
+    subject = TIR_SUBJECTS["split"]
+
+    def caught(example: ScheduleExample) -> bool:
+        try:
+            case = subject.make_case(example, split_without_tail_guard, OPTS)
+            G.bounds_safe_z3(case)
+        except Violation:
+            return True
+        except Exception:  # noqa: BLE001 - discards and refusals
+            return False
+        return False
+
+    strategy = schedule_examples("split", max_prefix=0, specs=_elementwise_specs())
+    found = find(strategy, caught, settings=settings(max_examples=60, database=None, derandomize=True,
+                                                      suppress_health_check=list(HealthCheck)))
+    factors = found.steps[-1].arg["factors"]
+    assert any(f not in (None, 1) for f in factors)
+
+
+def _elementwise_specs() -> Any:
+    from passcheck.generators.primfuncs import primfunc_specs
+
+    return primfunc_specs(("elementwise",), symbolic=False, int64=False)
+
+
+# --- hand-written buggy passes ---------------------------------------------------------------
+
+
+def _custom(pass_fn: Any, spec: PrimFuncSpec, steps: tuple[Step, ...] = ()) -> Any:
+    return custom_tir_subject(pass_fn.__name__, pass_fn).make_case(CustomExample(spec, steps), None, OPTS)
+
+
+def test_dropping_predicates_is_caught_by_z3() -> None:
+    case = _custom(bug.drop_predicates, ELEMENTWISE_10, (SPLIT_BY_4,))
+    msg = violation(G.bounds_safe_z3, case)
+    assert "outside [0, 10)" in msg and "i0_0=2" in msg
+
+
+def test_loop_one_iteration_too_long_is_caught_by_z3() -> None:
+    spec = PrimFuncSpec("elementwise", (7, 5), (("depth", 2),), "int64", seed=1)
+    msg = violation(G.bounds_safe_z3, _custom(bug.loop_one_too_long, spec))
+    assert "i0=7" in msg and "evaluates to 7, outside [0, 7)" in msg
+
+
+def test_load_index_shifted_by_one_is_caught_by_z3() -> None:
+    msg = violation(G.bounds_safe_z3, _custom(bug.shift_input_load, MATMUL))
+    assert "load X[" in msg and "k=4" in msg and "evaluates to 5, outside [0, 5)" in msg
+
+
+def test_index_clamped_but_wrong_is_caught_by_execution() -> None:
+    case = _custom(bug.clamp_input_load, MATMUL)
+    G.bounds_safe_z3(case)  # in bounds: Z3 proves it, so executing it is safe
+    assert "computes different values" in violation(G.equivalent_by_execution, case)
+
+
+def test_reduction_init_in_the_wrong_loop_is_caught_by_execution() -> None:
+    case = _custom(bug.init_inside_reduction_loop, MATMUL)
+    assert "_init" in case.after.script()
+    G.bounds_safe_z3(case)
+    G.well_formed_before_after(case)
+    assert "computes different values" in violation(G.equivalent_by_execution, case)
+
+
+def test_identity_pass_holds() -> None:
+    for spec, steps in ((MATMUL, ()), (ELEMENTWISE_10, (SPLIT_BY_4,))):
+        case = _custom(lambda m: m, spec, steps)
+        for p in (G.transformation_does_not_raise, G.well_formed_before_after, G.bounds_safe_z3,
+                  G.equivalent_by_execution):
+            p(case)
+
+
+def test_a_raising_pass_is_reported() -> None:
+    def boom(mod: Any) -> Any:
+        raise RuntimeError("pass exploded")
+
+    case = _custom(boom, MATMUL)
+    assert "pass exploded" in violation(G.transformation_does_not_raise, case)

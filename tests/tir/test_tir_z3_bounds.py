@@ -1,0 +1,357 @@
+"""Unit tests of the Z3 bounds checker: exact machine-integer modelling, guards, bindings,
+symbolic extents, confirmed witnesses, and unknown (never a violation) when Z3 gives up.
+
+Each kernel here is plain (block-free) TIR, so the checker reads it as written. Every test
+that expects a violation also checks the witness: the loop point and the evaluated index.
+"""
+
+from __future__ import annotations
+
+import pytest
+from tvm.script import tirx as T
+
+from passcheck.oracles.z3_bounds import check_bounds
+
+
+def _only_violation(func):  # noqa: ANN001, ANN202
+    res = check_bounds(func)
+    assert not res.unknown, res.unknown
+    assert len(res.violations) >= 1, "expected an out-of-bounds access"
+    return res.violations[0]
+
+
+def _safe(func) -> None:  # noqa: ANN001
+    res = check_bounds(func)
+    assert res.safe, ([v.describe() for v in res.violations], res.unknown)
+
+
+# --- guards ------------------------------------------------------------------------------------
+
+
+@T.prim_func
+def unguarded(A: T.Buffer((16,), "float32"), B: T.Buffer((16,), "float32")):
+    for i in range(16):
+        B[i] = A[i + 1]
+
+
+@T.prim_func
+def guarded(A: T.Buffer((16,), "float32"), B: T.Buffer((16,), "float32")):
+    for i in range(16):
+        if i < 15:
+            B[i] = A[i + 1]
+
+
+@T.prim_func
+def guarded_else(A: T.Buffer((16,), "float32"), B: T.Buffer((16,), "float32")):
+    for i in range(16):
+        if i >= 15:
+            B[i] = T.float32(0)
+        else:
+            B[i] = A[i + 1]
+
+
+@T.prim_func
+def guarded_expr(A: T.Buffer((16,), "float32"), B: T.Buffer((16,), "float32")):
+    for i in range(16):
+        B[i] = T.if_then_else(i < 15, A[i + 1], T.float32(0))
+
+
+@T.prim_func
+def select_is_no_guard(A: T.Buffer((16,), "float32"), B: T.Buffer((16,), "float32")):
+    for i in range(16):
+        B[i] = T.Select(i < 15, A[i + 1], T.float32(0))
+
+
+def test_unguarded_access_has_a_confirmed_witness() -> None:
+    w = _only_violation(unguarded)
+    assert w.site.buffer == "A" and w.site.kind == "load"
+    assert dict(w.point) == {"i": 15}
+    assert (w.index_value, w.extent_value) == (16, 16)
+    assert "i=15" in w.describe() and "16" in w.describe()
+
+
+@pytest.mark.parametrize("func", [guarded, guarded_else, guarded_expr], ids=["if", "if-else", "if_then_else"])
+def test_guards_are_honoured(func) -> None:  # noqa: ANN001
+    _safe(func)
+
+
+def test_select_evaluates_both_operands() -> None:
+    # T.Select is not lazy: the generated code loads A[16] at i == 15 even though it is discarded.
+    w = _only_violation(select_is_no_guard)
+    assert dict(w.point) == {"i": 15} and w.index_value == 16
+
+
+# --- machine integers --------------------------------------------------------------------------
+
+
+@T.prim_func
+def int8_wrap_in_bounds(A: T.Buffer((16,), "float32"), B: T.Buffer((16,), "float32")):
+    for i in range(16):
+        # i * 16 wraps in int8: i = 8 gives -128, so the index stays within [0, 16).
+        B[i] = A[T.Cast("int32", T.Cast("int8", i * 16)) // 16 + 8]
+
+
+@T.prim_func
+def int8_wrap_negative(A: T.Buffer((16,), "float32"), B: T.Buffer((16,), "float32")):
+    for i in range(16):
+        B[i] = A[T.Cast("int32", T.Cast("int8", i * 16)) // 16]
+
+
+@T.prim_func
+def int32_product_wraps(A: T.Buffer((16,), "float32"), B: T.Buffer((16,), "float32")):
+    for i in range(4):
+        # 65536 * 65536 = 2**32 wraps to 0 in int32: the index is i.
+        B[i] = A[i * 65536 * 65536 + i]
+
+
+@T.prim_func
+def int64_product_does_not_wrap(A: T.Buffer((T.int64(16),), "float32"), B: T.Buffer((T.int64(16),), "float32")):
+    for i in range(T.int64(4)):
+        B[i] = A[i * T.int64(65536) * T.int64(65536) + i]
+
+
+def test_narrowing_cast_wraps_and_stays_in_bounds() -> None:
+    _safe(int8_wrap_in_bounds)  # unbounded integers would claim i + 8 reaches 23
+
+
+def test_narrowing_cast_wraps_negative() -> None:
+    w = _only_violation(int8_wrap_negative)
+    i = dict(w.point)["i"]
+    assert i >= 8 and w.index_value == ((i * 16 + 128) % 256 - 128) // 16 < 0
+
+
+def test_int32_multiplication_wraps() -> None:
+    _safe(int32_product_wraps)
+
+
+def test_int64_multiplication_does_not_wrap() -> None:
+    w = _only_violation(int64_product_does_not_wrap)
+    i = dict(w.point)["i"]
+    assert i >= 1 and w.index_value == i * 2**32 + i
+
+
+@T.prim_func
+def floordiv_negative(A: T.Buffer((4,), "float32"), B: T.Buffer((16,), "float32")):
+    for i in range(16):
+        B[i] = A[(i - 3) // 4]
+
+
+@T.prim_func
+def truncdiv_negative(A: T.Buffer((4,), "float32"), B: T.Buffer((16,), "float32")):
+    for i in range(16):
+        B[i] = A[T.truncdiv(i - 3, 4)]
+
+
+@T.prim_func
+def floormod_negative(A: T.Buffer((4,), "float32"), B: T.Buffer((16,), "float32")):
+    for i in range(16):
+        B[i] = A[(i - 3) % 4]
+
+
+@T.prim_func
+def truncmod_negative(A: T.Buffer((4,), "float32"), B: T.Buffer((16,), "float32")):
+    for i in range(16):
+        B[i] = A[T.truncmod(i - 3, 4)]
+
+
+def test_floordiv_rounds_down_on_negatives() -> None:
+    w = _only_violation(floordiv_negative)
+    assert dict(w.point)["i"] in (0, 1, 2) and w.index_value == -1
+
+
+def test_truncdiv_rounds_to_zero_on_negatives() -> None:
+    _safe(truncdiv_negative)
+
+
+def test_floormod_is_never_negative() -> None:
+    _safe(floormod_negative)
+
+
+def test_truncmod_takes_the_dividend_sign() -> None:
+    w = _only_violation(truncmod_negative)
+    i = dict(w.point)["i"]
+    assert i in (0, 1, 2) and w.index_value == i - 3
+
+
+@T.prim_func
+def clamped(A: T.Buffer((16,), "float32"), B: T.Buffer((20,), "float32")):
+    for i in range(20):
+        B[i] = A[T.min(T.max(i - 2, 0), 15)]
+
+
+def test_min_max_clamp() -> None:
+    _safe(clamped)
+
+
+# --- bindings ----------------------------------------------------------------------------------
+
+
+@T.prim_func
+def bind_in_bounds(A: T.Buffer((16,), "float32"), B: T.Buffer((16,), "float32")):
+    for i in range(16):
+        j = T.Bind(15 - i)
+        B[i] = A[j]
+
+
+@T.prim_func
+def bind_out_of_bounds(A: T.Buffer((16,), "float32"), B: T.Buffer((16,), "float32")):
+    for i in range(16):
+        j = T.Bind(16 - i)
+        if j >= 4:
+            B[i] = A[j]
+
+
+@T.prim_func
+def let_expr(A: T.Buffer((16,), "float32"), B: T.Buffer((16,), "float32")):
+    for i in range(16):
+        x = T.int32()
+        B[i] = A[T.Let(x + 1, where={x: i})]
+
+
+def test_bind_in_bounds() -> None:
+    _safe(bind_in_bounds)
+
+
+def test_bind_out_of_bounds_reports_the_bound_value() -> None:
+    w = _only_violation(bind_out_of_bounds)
+    assert dict(w.point) == {"i": 0, "j": 16} and w.index_value == 16
+
+
+def test_let_expression() -> None:
+    w = _only_violation(let_expr)
+    assert dict(w.point)["i"] == 15 and w.index_value == 16
+
+
+# --- symbolic extents --------------------------------------------------------------------------
+
+
+@T.prim_func
+def sym_ok(a: T.handle, b: T.handle):
+    n = T.int32()
+    A = T.match_buffer(a, (n,), "float32")
+    B = T.match_buffer(b, (n,), "float32")
+    for i in range(n):
+        B[i] = A[i]
+
+
+@T.prim_func
+def sym_shifted(a: T.handle, b: T.handle):
+    n = T.int32()
+    A = T.match_buffer(a, (n,), "float32")
+    B = T.match_buffer(b, (n,), "float32")
+    for i in range(n):
+        B[i] = A[i + 1]
+
+
+@T.prim_func
+def sym_guarded(a: T.handle, b: T.handle):
+    n = T.int32()
+    A = T.match_buffer(a, (n,), "float32")
+    B = T.match_buffer(b, (n,), "float32")
+    for i in range(n):
+        if i + 1 < n:
+            B[i] = A[i + 1]
+
+
+@T.prim_func
+def sym_fused(a: T.handle, b: T.handle):
+    n = T.int64()
+    A = T.match_buffer(a, (n, T.int64(48)), "float32")
+    B = T.match_buffer(b, (n, T.int64(48)), "float32")
+    for f in range(n * T.int64(48)):
+        B[f // T.int64(48), f % T.int64(48)] = A[f // T.int64(48), f % T.int64(48)]
+
+
+@T.prim_func
+def sym_split_tail(a: T.handle, b: T.handle):
+    n = T.int32()
+    A = T.match_buffer(a, (n,), "float32")
+    B = T.match_buffer(b, (n,), "float32")
+    for io, ii in T.grid((n + 3) // 4, 4):
+        B[io * 4 + ii] = A[io * 4 + ii]
+
+
+def _lowered(func):  # noqa: ANN001, ANN202
+    from passcheck.oracles.tir_lowering import lower_to_loops
+
+    return lower_to_loops(func)["main"]
+
+
+def test_symbolic_extent_in_bounds() -> None:
+    _safe(_lowered(sym_ok))
+    _safe(_lowered(sym_guarded))
+    _safe(_lowered(sym_fused))
+
+
+def test_symbolic_extent_witness_names_the_shape_var() -> None:
+    w = _only_violation(_lowered(sym_shifted))
+    point = dict(w.point)
+    assert point["n"] >= 1 and point["i"] == point["n"] - 1
+    assert w.index_value == w.extent_value == point["n"]
+
+
+def test_symbolic_split_without_guard() -> None:
+    w = _only_violation(_lowered(sym_split_tail))
+    point = dict(w.point)
+    assert point["n"] % 4 != 0 and w.index_value >= point["n"]
+
+
+# --- unknown is never a violation ----------------------------------------------------------------
+
+
+@T.prim_func
+def data_dependent(A: T.Buffer((16,), "float32"), Idx: T.Buffer((16,), "int32"), B: T.Buffer((16,), "float32")):
+    for i in range(16):
+        B[i] = A[Idx[i]]
+
+
+@T.prim_func
+def factorization(A: T.Buffer((T.int64(16),), "float32"), B: T.Buffer((T.int64(1),), "float32")):
+    for i, j in T.grid(T.int64(1048576), T.int64(1048576)):
+        if i * j == T.int64(1000001) and i > T.int64(1) and j > T.int64(1):
+            B[0] = A[i * j - T.int64(1000000) + T.int64(15)]
+
+
+def test_data_dependent_index_is_unknown_not_a_violation() -> None:
+    res = check_bounds(data_dependent)
+    assert not res.violations
+    assert res.unknown and res.unknown[0][0].buffer == "A"
+
+
+def test_timeout_is_unknown_and_a_real_witness_is_found_given_time() -> None:
+    quick = check_bounds(factorization, timeout_ms=1)
+    assert not quick.violations and quick.unknown and "Z3" in quick.unknown[0][1]
+    full = check_bounds(factorization, timeout_ms=60000)
+    w = full.violations[0]
+    p = dict(w.point)
+    assert p["i"] * p["j"] == 1000001 and w.index_value == 16
+
+
+# --- lowering of scheduled IR --------------------------------------------------------------------
+
+
+@T.prim_func(s_tir=True)
+def vec_add(A: T.Buffer((10,), "float32"), B: T.Buffer((10,), "float32")):
+    for i in range(10):
+        with T.sblock("B"):
+            vi = T.axis.spatial(10, i)
+            B[vi] = A[vi] + T.float32(1)
+
+
+@pytest.mark.parametrize("no_guard", [False, True])
+def test_non_dividing_split(no_guard: bool) -> None:
+    from tvm import s_tir
+
+    from passcheck.oracles.tir_lowering import lower_to_loops
+
+    sch = s_tir.Schedule(vec_add)
+    sch.split(sch.get_loops(sch.get_sblock("B"))[0], [None, 4], disable_predication=no_guard)
+    res = check_bounds(lower_to_loops(sch.mod))
+    if not no_guard:
+        assert res.safe
+        return
+    # Both the load of A and the store to B reach index 10 and 11.
+    assert {v.site.buffer for v in res.violations} == {"A", "B"}
+    for v in res.violations:
+        p = dict(v.point)
+        assert v.index_value == p["i_0"] * 4 + p["i_1"] >= 10
