@@ -160,11 +160,20 @@ def main() -> int:
     ap.add_argument("--examples", type=int, default=100)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--verbose", action="store_true")
+    ap.add_argument("--json", help="append one JSON line per subject (counts, timings, findings) to this file")
     args = ap.parse_args()
     total = 0
     for name in args.subjects:
         t = isolated(name, args.examples, args.seed)
         print(t.line(), flush=True)
+        if args.json:
+            import json
+            with open(args.json, "a") as fh:
+                fh.write(json.dumps({
+                    "subject": name, "examples": t.examples, "discarded": sum(t.discarded.values()),
+                    "seconds": t.seconds, "z3_ms": t.z3_ms, "held": dict(t.held),
+                    "prop_discards": dict(t.prop_discards),
+                    "findings": [(p, ex, msg[:3000]) for p, ex, msg in t.findings]}) + "\n")
         if args.verbose:
             for k, v in t.discarded.most_common(6):
                 print(f"    discard {v:4d} {k}")

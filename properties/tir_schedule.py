@@ -14,33 +14,39 @@ from passcheck.generators.schedules import PRIMITIVES
 from passcheck.property import prop
 
 SCHEDULE_SUBJECTS = (*PRIMITIVES, "schedule")
-# Steps that relocate a block (it may recompute instances, and compute only what is read).
-RELOCATING = {"compute_at", "reverse_compute_at", "sample_compute_location"}
+# Steps that relocate a producer: it may recompute instances, and computes only what its
+# consumers read. (reverse_compute_at relocates a consumer, which must still execute each of
+# its instances exactly once: a reduction consumer would otherwise double count.)
+RELOCATING = {"compute_at", "sample_compute_location"}
 # Steps after which a block legitimately executes only part of its domain (another block
 # computes the rest).
 RESTRICTING = {"decompose_padding", "rolling_buffer"}
 
 
-def _domains(case: Any) -> Any:
+def _domains(case: Any, which: str = "after") -> Any:
     from passcheck.generators.primfuncs import shape_var_value
     from passcheck.oracles.tir_domain import check_domains
 
     if case.raised is not None or case.after is None:
         raise Discard("the transformation raised; nothing to check")
     steps = getattr(case.example, "steps", ())
+    if which == "before":
+        steps = steps[: case.prefix]
     moved = {s.block for s in steps if s.prim in RELOCATING}
     restricted = {s.block for s in steps if s.prim in RESTRICTING}
 
     def compute() -> Any:
-        return check_domains(case.original, case.after, moved=moved, restricted=restricted,
+        return check_domains(case.original, getattr(case, which), moved=moved, restricted=restricted,
                              sizes=shape_var_value(case.spec), timeout_ms=case.z3_timeout_ms)
 
-    return case.memo(("domains",), compute)
+    return case.memo(("domains", which), compute)
 
 
 def _report(case: Any, kinds: tuple[str, ...], what: str) -> None:
     res = _domains(case)
     issues = [i for i in res.issues if i.kind in kinds]
+    if issues and case.prefix and any(i.kind in kinds for i in _domains(case, "before").issues):
+        raise Discard("the preparatory steps already break the domain (their own subjects report it)")
     if issues:
         shown = "\n".join("  " + i.describe() for i in issues[:4])
         raise Violation(f"after {case.subject}, {what}:\n{shown}\nschedule:\n{case.trace_text()}")
@@ -63,7 +69,7 @@ def block_instances_exactly_once(case: Any) -> None:
     """Split/fuse/reorder and every other loop transformation keep the iteration domain: each
     original instance of a block is executed exactly once (no two loop points bind the same
     instance -- Z3; none is missing -- enumeration of concrete loop nests). Relocated blocks
-    (compute_at) may recompute, and need full coverage only when they write an output."""
+    producers (compute_at) may recompute, and need full coverage only when they write an output."""
     _report(case, ("twice", "missing"), "the iteration domain is not preserved")
 
 

@@ -69,10 +69,9 @@ def _new_case(subject: str, example: Any, spec: PrimFuncSpec, options: Options) 
     return case, case.original
 
 
-def _prepare(case: TirCase, sch: Any, steps: tuple[Step, ...]) -> bool:
-    """Apply preparatory steps; a refusal discards the example. Returns False when a step
-    raised something else (stored on the case: a primitive misbehaving is a finding even in
-    preparation)."""
+def _prepare(case: TirCase, sch: Any, steps: tuple[Step, ...], report_errors: bool = False) -> bool:
+    """Apply preparatory steps; a refusal discards the example, and so does any other
+    exception unless ``report_errors`` (then it is stored on the case and False returned)."""
     from passcheck.generators.schedule_steps import apply_step
 
     for i, step in enumerate(steps):
@@ -81,6 +80,10 @@ def _prepare(case: TirCase, sch: Any, steps: tuple[Step, ...]) -> bool:
         except (StepNotApplicable, _schedule_error()) as e:
             raise Discard(f"preparation step {i + 1} ({step.prim}) refused: {_first_line(e)}") from None
         except Exception as e:  # noqa: BLE001
+            if not report_errors:
+                # A bug of the preparatory primitive, not of the one under test: its own
+                # subject reports it; here the example is discarded.
+                raise Discard(f"preparation step {i + 1} ({step.prim}) raised {_first_line(e)}") from None
             case.raised = e
             case.raised_traceback = traceback.format_exc()
             case.trace.append(f"{step.describe()}  # raised {type(e).__name__} (preparation)")
@@ -205,7 +208,7 @@ class CustomTirSubject(Subject):
         case, mod = _new_case(self.name, example, example.spec, options)
         if example.steps:
             sch = s_tir.Schedule(mod, seed=example.spec.seed % (2**31 - 1) + 1, error_render_level="fast")
-            if not _prepare(case, sch, example.steps):
+            if not _prepare(case, sch, example.steps, report_errors=True):
                 return case
             mod = sch.mod
             case.executable &= all(PRIMITIVES[s.prim].executable for s in example.steps)

@@ -1,0 +1,200 @@
+"""Expected findings: real bugs of TVM 0.27's schedule primitives that passcheck found.
+
+Each test keeps a minimal repro (a PrimFunc spec plus the schedule steps, as the runner prints
+them) and asserts that the bug is still there *and* that the right passcheck property reports
+it. When a TVM upgrade fixes one, its test fails on purpose: turn it into a regression test.
+Crashing repros run in a child process.
+
+| primitive | property | what goes wrong |
+|---|---|---|
+| cache_read (after compute_at) | bounds_safe_z3 | the cache block drops the producer's predicate: reads/writes at index -2 |
+| read_at | bounds_safe_z3 | copies the unguarded region of a padded read: loads X[-2] |
+| reverse_compute_at (padding consumer) | block_instances_exactly_once | the padding rows are never computed |
+| reverse_compute_at (under a fused loop) | block_instances_exactly_once, exec | the pooling window's reduction loops shrink to extent 1 |
+| vectorize | equivalent_by_execution | a compacted 1-element intermediate inside the vectorized loop is shared by all lanes |
+| reindex (after reverse_compute_at) | equivalent_by_execution | the copy-back runs after the consumer already read the buffer |
+| write_at (after decompose_reduction) | equivalent_by_execution | the init block still writes the original buffer; the cache accumulates garbage |
+| fuse_reduction_epilogue | equivalent_by_execution | accepts `max(x, 0) - c` (not a supported pattern) and applies it at every step |
+| loop_partition | crash | SIGSEGV on a loop holding two blocks |
+| merge | crash | SIGSEGV when a loop is merged with itself |
+| cache_index | transformation_does_not_raise | InternalError "empty SeqStmt" on a block with nothing to cache |
+| annotate_buffer_access | transformation_does_not_raise | ValueError unless the buffer has as many dims as the block has iterators |
+| vectorize / unroll (symbolic extent) | equivalent_by_execution | accepted by the schedule, then the build fails |
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from typing import Any
+
+import pytest
+
+import properties.tir_generic as G
+import properties.tir_schedule as S
+from passcheck.errors import Violation
+from passcheck.generators.primfuncs import PrimFuncSpec
+from passcheck.generators.schedules import ScheduleExample, Step
+from passcheck.registry.subject import Options
+from passcheck.registry.tir_subjects import TIR_SUBJECTS
+
+OPTS = Options()
+
+
+def case_of(subject: str, spec: PrimFuncSpec, *steps: Step, prefix: int = 0) -> Any:
+    return TIR_SUBJECTS[subject].make_case(ScheduleExample(spec, steps, prefix), None, OPTS)
+
+
+def violation(prop: Any, case: Any) -> str:
+    with pytest.raises(Violation) as e:
+        prop(case)
+    return str(e.value)
+
+
+def rca(block: str, loop: int, target: str) -> Step:
+    return Step("reverse_compute_at", block, (loop,), (("target", target), ("preserve_unit_loops", False), ("index", -1)))
+
+
+# --- memory safety, found statically by Z3 -----------------------------------------------------
+
+CONV_PADDED = PrimFuncSpec("conv2d", (1, 3, 6, 10), (("out_channels", 3), ("kernel", (2, 3)), ("stride", (1, 3)),
+                                                    ("dilation", (2, 2)), ("padding", (2, 0))), "int64",
+                           prologue=True, seed=1)
+
+
+def test_cache_read_after_compute_at_drops_the_predicate() -> None:
+    """compute_at gives `pre` the predicate 2 <= y < 8 (rows outside are padding). cache_read of
+    `pad`'s input then adds a copy block `pre_global` under the same loop *without* that
+    predicate: at y = 0 it copies row y - 2 = -2 of the compacted buffer."""
+    case = case_of("cache_read", CONV_PADDED,
+                   Step("compute_at", "pre", (6,), (("target", "pad"), ("preserve_unit_loops", True), ("index", -1))),
+                   Step("cache_read", "pad", (), (("buffer", 0), ("scope", "global"))), prefix=1)
+    msg = violation(G.bounds_safe_z3, case)
+    assert "pre_global[" in msg and "evaluates to -2" in msg and "y=0" in msg
+
+
+def test_read_at_copies_the_unguarded_region() -> None:
+    """read_at of the padded read of X copies X rows -2..: the copy ignores the if_then_else."""
+    spec = PrimFuncSpec("pool", (1, 5, 3, 8), (("op", "avg"), ("kernel", (3, 2)), ("stride", (1, 2)),
+                                               ("padding", (2, 0))), "int64", epilogue=True, seed=1,
+                        epilogue_op="clip")
+    case = case_of("read_at", spec, Step("read_at", "pad", (1,), (("buffer", 0), ("scope", "global"))))
+    msg = violation(G.bounds_safe_z3, case)
+    assert "load X[" in msg and "evaluates to -2" in msg
+
+
+# --- wrong results ------------------------------------------------------------------------------
+
+
+def test_reverse_compute_at_skips_padding_rows() -> None:
+    """`pad` (a consumer of `pre`) moved under `pre`'s row loop computes only the rows that
+    depend on `pre`; the zero rows of the padding are never written."""
+    spec = PrimFuncSpec("pool", (2, 2, 13, 10), (("op", "avg"), ("kernel", (3, 1)), ("stride", (1, 2)),
+                                                ("padding", (1, 0))), "int32", prologue=True, seed=2)
+    case = case_of("reverse_compute_at", spec, rca("pad", 2, "pre"))
+    assert "80 of 600 instances are never executed" in violation(S.block_instances_exactly_once, case)
+    # The unwritten rows are read uninitialized: whether execution notices depends on what the
+    # allocator hands out (often zeros, the right padding value), so only the domain check is
+    # deterministic here.
+
+
+def test_reverse_compute_at_under_a_fused_loop_shrinks_the_reduction_window() -> None:
+    """max_pool 2x2 moved under the producer's fused (batch, channel) loop: the regenerated
+    reduction loops have extent 1, so each window keeps only its first element."""
+    spec = PrimFuncSpec("pool", (1, 5, 5, 5), (("op", "max"), ("kernel", (2, 2)), ("stride", (2, 2)),
+                                               ("padding", (0, 0))), "int32", prologue=True, seed=2)
+    case = case_of("reverse_compute_at", spec, Step("fuse", "pre", (0,), (("count", 2), ("preserve_unit_iters", True))),
+                   Step("reverse_compute_at", "pool", (0,), (("target", "pre"), ("preserve_unit_loops", True),
+                                                             ("index", -1))), prefix=1)
+    assert "60 of 80 instances are never executed" in violation(S.block_instances_exactly_once, case)
+    assert "computes different values" in violation(G.equivalent_by_execution, case)
+
+
+BCAST4 = PrimFuncSpec("broadcast", (4,), (("bdims", (False,)),), "int32", epilogue=True, seed=0)
+
+
+def test_vectorize_shares_a_compacted_intermediate_between_lanes() -> None:
+    case = case_of("vectorize", BCAST4, rca("post", 0, "bcast"), Step("vectorize", "post", (0,)), prefix=1)
+    G.bounds_safe_z3(case)
+    assert "computes different values" in violation(G.equivalent_by_execution, case)
+
+
+def test_reindex_write_after_reverse_compute_at_copies_back_too_late() -> None:
+    case = case_of("reindex", BCAST4, rca("post", 0, "bcast"),
+                   Step("reindex", "bcast", (), (("kind", "write"), ("buffer", 0))), prefix=1)
+    assert "computes different values" in violation(G.equivalent_by_execution, case)
+
+
+def test_write_at_after_decompose_reduction_leaves_the_init_behind() -> None:
+    spec = PrimFuncSpec("matmul", (5, 4), (("n", 3),), "int32", seed=2)
+    case = case_of("write_at", spec, Step("decompose_reduction", "matmul", (2,)),
+                   Step("write_at", "matmul", (2,), (("buffer", 0), ("scope", "local"))), prefix=1)
+    assert "computes different values" in violation(G.equivalent_by_execution, case)
+
+
+def test_fuse_reduction_epilogue_accepts_an_unsupported_epilogue() -> None:
+    spec = PrimFuncSpec("matmul", (3, 4), (("n", 2),), "int32", epilogue=True, seed=2)  # post = max(x, 0) - 0.25
+    case = case_of("fuse_reduction_epilogue", spec, Step("fuse_reduction_epilogue", "matmul", (), (("epilogue", "post"),)))
+    assert "computes different values" in violation(G.equivalent_by_execution, case)
+    # The supported linear form (bias) stays exact.
+    bias = PrimFuncSpec("matmul", (3, 4), (("n", 2),), "int32", epilogue=True, seed=2, epilogue_op="bias")
+    G.equivalent_by_execution(case_of("fuse_reduction_epilogue", bias,
+                                      Step("fuse_reduction_epilogue", "matmul", (), (("epilogue", "post"),))))
+
+
+# --- crashes (run in a child: they take the process down) ----------------------------------------
+
+
+def _child(code: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, timeout=300)
+
+
+def test_loop_partition_segfaults_on_a_loop_with_two_blocks() -> None:
+    r = _child("""
+        from tvm import s_tir
+        from passcheck.generators.primfuncs import PrimFuncSpec, build_primfunc
+        sch = s_tir.Schedule(build_primfunc(PrimFuncSpec("elementwise", (16, 2), (("depth", 2),), "int32")))
+        sch.reverse_compute_at("ew1", sch.get_loops("ew0")[1])
+        print("scheduled", flush=True)
+        sch.loop_partition(sch.get_loops("ew0")[0], [None, 4])
+        print("survived", flush=True)
+    """)
+    assert "scheduled" in r.stdout and "survived" not in r.stdout and r.returncode != 0
+
+
+def test_merge_of_a_loop_with_itself_segfaults() -> None:
+    r = _child("""
+        from tvm import s_tir
+        from passcheck.generators.primfuncs import PrimFuncSpec, build_primfunc
+        sch = s_tir.Schedule(build_primfunc(PrimFuncSpec("elementwise", (3,), (("depth", 1),), "int32")))
+        loop = sch.get_loops("ew0")[0]
+        print("scheduled", flush=True)
+        sch.merge(loop, loop)
+        print("survived", flush=True)
+    """)
+    assert "scheduled" in r.stdout and "survived" not in r.stdout and r.returncode != 0
+
+
+# --- wrong exception types ------------------------------------------------------------------------
+
+
+def test_cache_index_internal_error_when_nothing_to_cache() -> None:
+    spec = PrimFuncSpec("elementwise", (4,), (("depth", 1),), "int32")
+    case = case_of("cache_index", spec, Step("cache_index", "ew0", (), (("cse_thresh", 0),)))
+    assert "InternalError" in violation(G.transformation_does_not_raise, case)
+
+
+def test_annotate_buffer_access_rejects_a_buffer_of_fewer_dims_than_iterators() -> None:
+    spec = PrimFuncSpec("matmul", (3, 4), (("n", 2),), "int32")
+    case = case_of("annotate_buffer_access", spec, Step("annotate_buffer_access", "matmul", (),
+                                                        (("buffer", 0), ("grow", 0))))
+    assert "Number of iter_vars (3) must match" in violation(G.transformation_does_not_raise, case)
+
+
+def test_vectorize_of_a_symbolic_loop_does_not_build() -> None:
+    spec = PrimFuncSpec("elementwise", (5,), (("depth", 1),), "int32", symbolic=True)
+    case = case_of("vectorize", spec, Step("vectorize", "ew0", (0,)))
+    G.well_formed_before_after(case)
+    G.bounds_safe_z3(case)
+    assert "Failed to vectorize loop with extent n" in violation(G.equivalent_by_execution, case)
