@@ -10,7 +10,7 @@ import argparse
 import os
 import sys
 import traceback
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from passcheck.errors import UsageError
 
@@ -44,15 +44,22 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def _list(args: list[str]) -> int:
+def _console() -> Any:
     from rich.console import Console
+
+    probe = Console()
+    # Piped output (CI logs, files) gets a wide table instead of rich's 80-column default.
+    return probe if probe.is_terminal else Console(width=140)
+
+
+def _list(args: list[str]) -> int:
     from rich.table import Table
 
     from passcheck import property as props
     from passcheck.registry.lookup import known_subjects
 
     props.load_builtin()
-    console = Console()
+    console = _console()
     t = Table(title="passes and primitives")
     for col in ("name", "ir", "aliases", "what"):
         t.add_column(col)
@@ -72,7 +79,6 @@ def _list(args: list[str]) -> int:
 
 
 def _run(ns: argparse.Namespace) -> int:
-    from rich.console import Console
 
     from passcheck.integrations.report import parse_report_spec, render_table, write_report
     from passcheck.registry.subject import Options
@@ -84,7 +90,7 @@ def _run(ns: argparse.Namespace) -> int:
         raise UsageError("--timeout must be positive (seconds)")
     if ns.report:
         parse_report_spec(ns.report)
-    console = Console(stderr=False)
+    console = _console()
     config = RunConfig(subject=ns.target, ir=ns.ir, impl=ns.impl, examples=ns.examples, seed=ns.seed,
                        properties=tuple(ns.property), property_files=tuple(ns.properties), timeout=ns.timeout,
                        shrink_seconds=ns.shrink_time, findings_dir=ns.findings_dir,
