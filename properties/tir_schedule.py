@@ -15,9 +15,11 @@ from passcheck.property import prop
 
 SCHEDULE_SUBJECTS = (*PRIMITIVES, "schedule")
 # Steps that relocate a producer: it may recompute instances, and computes only what its
-# consumers read. (reverse_compute_at relocates a consumer, which must still execute each of
-# its instances exactly once: a reduction consumer would otherwise double count.)
+# consumers read.
 RELOCATING = {"compute_at", "sample_compute_location"}
+# Steps that relocate a consumer: it must still execute every instance; a spatial one may be
+# re-run (it rewrites the same values), a reduction may not (it would double count).
+RELOCATING_CONSUMER = {"reverse_compute_at"}
 # Steps after which a block legitimately executes only part of its domain (another block
 # computes the rest).
 RESTRICTING = {"decompose_padding", "rolling_buffer"}
@@ -33,11 +35,12 @@ def _domains(case: Any, which: str = "after") -> Any:
     if which == "before":
         steps = steps[: case.prefix]
     moved = {s.block for s in steps if s.prim in RELOCATING}
+    consumers = {s.block for s in steps if s.prim in RELOCATING_CONSUMER}
     restricted = {s.block for s in steps if s.prim in RESTRICTING}
 
     def compute() -> Any:
-        return check_domains(case.original, getattr(case, which), moved=moved, restricted=restricted,
-                             sizes=shape_var_value(case.spec), timeout_ms=case.z3_timeout_ms)
+        return check_domains(case.original, getattr(case, which), moved=moved, consumers=consumers,
+                             restricted=restricted, sizes=shape_var_value(case.spec), timeout_ms=case.z3_timeout_ms)
 
     return case.memo(("domains", which), compute)
 
@@ -68,8 +71,9 @@ def block_instances_within_domain(case: Any) -> None:
 def block_instances_exactly_once(case: Any) -> None:
     """Split/fuse/reorder and every other loop transformation keep the iteration domain: each
     original instance of a block is executed exactly once (no two loop points bind the same
-    instance -- Z3; none is missing -- enumeration of concrete loop nests). Relocated blocks
-    producers (compute_at) may recompute, and need full coverage only when they write an output."""
+    instance -- Z3; none is missing -- enumeration of concrete loop nests). Relocated producers
+    (compute_at) may recompute and need full coverage only when they write an output; relocated
+    spatial consumers (reverse_compute_at) may be re-run but must cover their domain."""
     _report(case, ("twice", "missing"), "the iteration domain is not preserved")
 
 

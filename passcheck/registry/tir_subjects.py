@@ -92,20 +92,29 @@ def _prepare(case: TirCase, sch: Any, steps: tuple[Step, ...], report_errors: bo
     return True
 
 
-def _apply_under_test(case: TirCase, sch: Any, steps: tuple[Step, ...], impl: Any) -> None:
+def _apply_under_test(case: TirCase, sch: Any, steps: tuple[Step, ...], impl: Any,
+                      skip_refused: bool = False) -> None:
+    """Apply the steps under test. A refusal discards the example -- or, with ``skip_refused``
+    (sequences), is recorded and skipped: TVM leaves the schedule unchanged when it refuses."""
     from passcheck.generators.schedule_steps import apply_step
 
+    applied = 0
     for step in steps:
         try:
             line = impl(sch, step) if impl is not None else apply_step(sch, step)
             case.trace.append(line or f"<impl>({step.describe()})")
+            applied += 1
         except (StepNotApplicable, _schedule_error()) as e:
-            raise Discard(f"{step.prim} refused: {_first_line(e)}") from None
+            if not skip_refused:
+                raise Discard(f"{step.prim} refused: {_first_line(e)}") from None
+            case.trace.append(f"# refused: {step.describe()} ({_first_line(e)[:120]})")
         except Exception as e:  # noqa: BLE001 - any other exception is the finding itself
             case.raised = e
             case.raised_traceback = traceback.format_exc()
             case.trace.append(f"{step.describe()}  # raised {type(e).__name__}")
             return
+    if skip_refused and not applied:
+        raise Discard("every step of the sequence was refused")
     case.after = sch.mod
 
 
@@ -163,7 +172,7 @@ class ScheduleSubject(PrimitiveSubject):
         case, mod = _new_case(self.name, example, example.spec, options)
         sch = s_tir.Schedule(mod, seed=example.spec.seed % (2**31 - 1) + 1, error_render_level="fast")
         case.before = mod
-        _apply_under_test(case, sch, example.steps, impl)
+        _apply_under_test(case, sch, example.steps, impl, skip_refused=True)
         case.executable &= all(PRIMITIVES[s.prim].executable for s in example.steps)
         case.reassociates = reassociates(example)
         case.unsafe = any(PRIMITIVES[s.prim].unsafe for s in example.steps)

@@ -1,0 +1,156 @@
+"""Z3 bounds-check time per PrimFunc, and examples/s per primitive.
+
+Part 1 draws scheduled PrimFuncs from the ``schedule`` subject (random sequences of 1-8 steps
+over every PrimFunc kind, symbolic shapes included), lowers each, and times
+``check_bounds`` alone: median, p95, max, how many accesses the interval pass proved, how many
+functions needed Z3, unknowns and violations.
+
+Part 2 runs every TIR subject for ``--per-primitive`` examples (each in a forked child, so a
+TVM crash ends only that subject) and prints examples/s, discards and findings.
+
+    .venv/bin/python benchmarks/z3_bounds.py --examples 300 --per-primitive 40
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from passcheck.errors import Discard, GeneratorRejected  # noqa: E402
+from passcheck.registry.subject import Options  # noqa: E402
+from passcheck.registry.tir_subjects import TIR_SUBJECTS  # noqa: E402
+
+
+def pct(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(round(q * (len(xs) - 1))))] if xs else float("nan")
+
+
+@dataclass
+class Row:
+    ms: float
+    spec: str
+    accesses: int
+    by_intervals: int
+    queries: int
+    violations: int
+    unknown: int
+    summary: str
+
+
+def _chunk(n: int, seed: int, out: list[Row]) -> int:
+    """Draw ``n`` schedule examples and time the bounds check of each; returns how many did
+    not apply. Rows are appended as they come (a crash keeps what was measured)."""
+    from passcheck.oracles.tir_lowering import lower_to_loops
+    from passcheck.oracles.z3_bounds import check_bounds
+
+    subject = TIR_SUBJECTS["schedule"]
+    opts = Options()
+    skipped = 0
+
+    @settings(max_examples=n, deadline=None, database=None, suppress_health_check=list(HealthCheck),
+              phases=["generate"])
+    @given(st.data())
+    def body(data: Any) -> None:
+        nonlocal skipped
+        ex = data.draw(subject.strategy(opts))
+        try:
+            case = subject.make_case(ex, None, opts)
+            if case.after is None:
+                skipped += 1
+                return
+            low = lower_to_loops(case.after)
+        except (Discard, GeneratorRejected, Exception):  # noqa: BLE001 - only timing what lowers
+            skipped += 1
+            return
+        t0 = time.perf_counter()
+        res = check_bounds(low)
+        out.append(Row((time.perf_counter() - t0) * 1000, ex.spec.short(), res.accesses, res.by_intervals,
+                       res.queries, len(res.violations), len(res.unknown), res.summary()))
+
+    body._hypothesis_internal_use_seed = seed  # type: ignore[attr-defined]
+    body()
+    return skipped
+
+
+def time_bounds(n: int, seed: int, chunk: int = 25) -> None:
+    """Chunks run in forked children: a primitive that segfaults TVM costs only its chunk."""
+    import multiprocessing as mp
+
+    ctx = mp.get_context("fork")
+    rows: list[Row] = []
+    skipped = crashed = 0
+    for i in range((n + chunk - 1) // chunk):
+        r, w = ctx.Pipe(duplex=False)
+
+        def child(w: Any = w, i: int = i) -> None:
+            got: list[Row] = []
+            try:
+                sk = _chunk(chunk, seed * 1000 + i, got)
+            finally:
+                w.send((got, locals().get("sk", 0)))
+
+        p = ctx.Process(target=child)
+        p.start()
+        w.close()
+        try:
+            got, sk = r.recv()
+            rows += got
+            skipped += sk
+        except EOFError:
+            crashed += 1
+        p.join()
+    ms = [r.ms for r in rows]
+    sym = [r.ms for r in rows if "+sym" in r.spec]
+    print(f"Z3 bounds check on {len(rows)} scheduled+lowered PrimFuncs ({skipped} drawn examples did not "
+          f"apply; {crashed} chunks lost to TVM crashes):")
+    print(f"  median {statistics.median(ms):.1f} ms   p95 {pct(ms, 0.95):.1f} ms   max {max(ms):.1f} ms   "
+          f"mean {statistics.mean(ms):.1f} ms")
+    if sym:
+        print(f"  symbolic-shape functions ({len(sym)}): median {statistics.median(sym):.1f} ms, p95 {pct(sym, 0.95):.1f} ms")
+    acc = sum(r.accesses for r in rows)
+    byi = sum(r.by_intervals for r in rows)
+    print(f"  accesses {acc}, proved by the interval pass {byi} ({100 * byi / max(acc, 1):.1f}%), functions "
+          f"needing Z3 {sum(r.queries > 0 for r in rows)}, Z3 queries {sum(r.queries for r in rows)}")
+    print(f"  violations in {sum(r.violations > 0 for r in rows)} functions, unknown in "
+          f"{sum(r.unknown > 0 for r in rows)}")
+    for r in sorted(rows, key=lambda r: -r.ms)[:3]:
+        print(f"  slowest: {r.ms:.0f} ms  {r.spec}  ({r.summary})")
+
+
+def throughput(per: int, seed: int, names: list[str]) -> None:
+    from tir_campaign import isolated
+
+    print(f"\nexamples/s per primitive ({per} examples each; every property incl. compile+run):")
+    for name in names:
+        t = isolated(name, per, seed)
+        z3 = f"Z3 median {statistics.median(t.z3_ms):5.1f} ms" if t.z3_ms else ""
+        print(f"  {t.line()}  {z3}", flush=True)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--examples", type=int, default=300)
+    ap.add_argument("--per-primitive", type=int, default=0, help="also run each subject this many times")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("subjects", nargs="*", default=list(TIR_SUBJECTS))
+    args = ap.parse_args()
+    if args.examples:
+        time_bounds(args.examples, args.seed)
+    if args.per_primitive:
+        throughput(args.per_primitive, args.seed, args.subjects)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,66 @@
+"""The PrimFunc generators: specs build, and the block structure derived from a spec alone
+(what schedule strategies aim at) is the structure TVM builds."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+
+from passcheck.generators.legalized_ops import legalized_specs
+from passcheck.generators.primfuncs import PrimFuncSpec, build_primfunc, primfunc_specs, stages
+
+FAST = settings(max_examples=60, deadline=None, database=None, derandomize=True,
+                suppress_health_check=list(HealthCheck))
+
+
+def blocks_of(func) -> list[tuple[str, str]]:  # noqa: ANN001
+    from tvm import s_tir
+
+    sch = s_tir.Schedule(func)
+    out = []
+    for rv in sch.get_child_blocks(sch.get_sblock("root")):
+        blk = sch.get(rv)
+        out.append((blk.name_hint, "".join({0: "S", 2: "R"}.get(int(iv.iter_type), "O") for iv in blk.iter_vars)))
+    return out
+
+
+@FAST
+@given(primfunc_specs(legalized=False))
+def test_te_stages_match_the_built_blocks(spec: PrimFuncSpec) -> None:
+    func = build_primfunc(spec)
+    assert blocks_of(func) == [(s.name, s.iters) for s in stages(spec)]
+    assert stages(spec)[-1].output
+    # Index dtype: every loop extent of the built function has the spec's dtype.
+    assert all(str(p.shape[0].ty.dtype) == spec.index_dtype for p in func.params if len(p.shape))
+
+
+@FAST
+@given(legalized_specs())
+def test_legalized_stages_match_the_built_blocks(spec: PrimFuncSpec) -> None:
+    func = build_primfunc(spec)
+    assert blocks_of(func) == [(s.name, s.iters) for s in stages(spec)]
+
+
+def test_symbolic_spec_has_a_shape_var() -> None:
+    spec = PrimFuncSpec("matmul", (7, 5), (("n", 3),), "int64", symbolic=True)
+    func = build_primfunc(spec)
+    assert str(func.params[0].shape[0]) == "n" and str(func.params[0].shape[0].ty.dtype) == "int64"
+
+
+def test_float64_build_is_the_same_kernel() -> None:
+    spec = PrimFuncSpec("conv2d", (1, 2, 5, 5), (("out_channels", 2), ("kernel", (3, 3)), ("stride", (1, 1)),
+                                                ("dilation", (1, 1)), ("padding", (1, 1))), "int32")
+    f32, f64 = build_primfunc(spec), build_primfunc(spec, "float64")
+    assert [b[0] for b in blocks_of(f32)] == [b[0] for b in blocks_of(f64)] == ["pad", "conv"]
+    assert str(f64.params[0].dtype) == "float64"
+
+
+def test_reference_runs_match_numpy() -> None:
+    import numpy as np
+
+    from passcheck.oracles.tir_exec import reference
+
+    spec = PrimFuncSpec("matmul", (4, 3), (("n", 5),), "int32", seed=7)
+    ref = reference(spec)
+    x, y = ref.inputs
+    np.testing.assert_allclose(ref.ref64, x.astype(np.float64) @ y.astype(np.float64), rtol=1e-12)
+    np.testing.assert_allclose(ref.out32, ref.ref64, rtol=1e-5, atol=1e-5)
