@@ -82,3 +82,12 @@ def removed_guards_reproved(case: Any) -> None:
     """A condition of the original block body (``if_then_else`` or ``if``) that the scheduled
     block no longer has must hold at every instance the scheduled block executes."""
     _report(case, ("guard",), "a guard was removed although it can be false")
+
+
+@prop(*SCHEDULE_SUBJECTS, ir="tir")
+def block_access_region_contained(case: Any) -> None:
+    """Every access a scheduled block makes to a buffer its original block also accessed
+    (same name and shape) lies within the region the original block accessed over its
+    iteration domain (Z3 over the scheduled instance set, witness replayed): a schedule never
+    makes a block touch data it did not touch before."""
+    _report(case, ("region",), "a block accesses data outside its original access region")

@@ -484,9 +484,12 @@ def schedule_examples(
     max_steps: int = 8,
     max_prefix: int = 2,
     specs: st.SearchStrategy[PrimFuncSpec] | None = None,
+    sequence: tuple[str, ...] | None = None,
 ) -> st.SearchStrategy[ScheduleExample]:
     """Examples for one primitive (0-``max_prefix`` preparatory steps, then the primitive), or
-    with ``primitive=None`` sequences of ``min_steps``-``max_steps`` steps of any safe primitive."""
+    with ``primitive=None`` sequences of ``min_steps``-``max_steps`` steps drawn from
+    ``sequence`` (default: every primitive that is not ``unsafe_``)."""
+    pool = tuple(sequence) if sequence else SEQUENCE
     prim = PRIMITIVES[primitive] if primitive else None
     spec_st = specs if specs is not None else primfunc_specs(prim.kinds if prim else None)
 
@@ -495,7 +498,7 @@ def schedule_examples(
         spec = draw(spec_st)
         view = View(stages(spec))
         if prim is None:
-            steps, _ = _steps(draw, view, SEQUENCE, draw(st.integers(min_steps, max_steps)))
+            steps, _ = _steps(draw, view, pool, draw(st.integers(min_steps, max_steps)))
             return ScheduleExample(spec, steps, 0)
         prep, view = _steps(draw, view, PREPARATION, draw(st.integers(0, max_prefix)), tame=True)
         step = prim.draw(draw, view) if view.stages else prim.draw(draw, View(stages(spec)))

@@ -309,6 +309,7 @@ class DomainChecker:
         for p in pieces:
             self.outside(o, p)
             self.guards(o, p)
+            self.region(o, p)
         # Enumerating the loop nests at the run-time sizes settles "twice" and "missing"
         # exactly; Z3 is asked about "twice" only when the nests are too large for that.
         # A relocated producer computes only what its consumers read, so its coverage is
@@ -418,6 +419,69 @@ class DomainChecker:
             f"instance ({', '.join(f'{iv.var.name}={x}' for iv, x in zip(o.block.iter_vars, xa, strict=True))}) "
             f"is executed twice, at {where}")))
 
+    def region(self, o: Site, p: Site) -> None:
+        """Every access of the scheduled block to a buffer the original block also accessed
+        (same name and shape) stays within the hull of the original block's accesses to it."""
+        hull = _access_hull(o, self.original)
+        if not hull:
+            return
+        own = tuple(("bind", iv.var, v) for iv, v in zip(p.block.iter_vars, p.realize.iter_values, strict=True))
+        for node, buf, body_guards in _block_accesses(p.block):
+            h = hull.get((buf.name, str(list(buf.shape))))
+            if h is None:
+                continue
+            guards = own + body_guards
+            try:
+                pz = _PathZ3(self.ctx, self.shared, "_a")
+                cons = pz.path(p.trail + guards)
+                outside = []
+                for d, (i, bound) in enumerate(zip(node.indices, h, strict=True)):
+                    if bound is None:
+                        continue
+                    it = pz.enc.enc(i)
+                    lo, hi = (self._aff(a, it.size()) for a in bound)
+                    iw = to_width(it, dtype_of(i), it.size())
+                    outside.append((d, z3.Or(iw < lo, iw > hi)))
+            except (EvalError, KeyError, z3.Z3Exception, AttributeError) as e:
+                self.res.unknown.append((p.name, f"region: not encodable ({e})"))
+                continue
+            if not outside:
+                continue
+            s = self.solver()
+            s.add(*cons, z3.Or(*[c for _, c in outside]))
+            model = self._check(s, "region", p.name)
+            if model is None:
+                continue
+            values = self._values(model, pz)
+            env0 = self._shape_values(model)
+            ev = _replay(p.trail + guards, values, env0)
+            try:
+                idx = [ev(i) for i in node.indices] if ev is not None else None
+            except EvalError:
+                idx = None
+            if idx is None:
+                self.res.unknown.append((p.name, "region: witness not confirmed concretely"))
+                continue
+            shape_vals = {k: v for k, v in env0.items()}
+            for d, bound in enumerate(h):
+                if bound is None:
+                    continue
+                lo, hi = (_aff_value(a, shape_vals) for a in bound)
+                if not lo <= idx[d] <= hi:
+                    self.res.issues.append(DomainIssue("region", p.name, (
+                        f"accesses {buf.name}{idx} (dim {d} = {idx[d]}) at {_fmt(values)}, outside the "
+                        f"original block's access region [{lo}, {hi}] in that dim")))
+                    break
+            else:
+                self.res.unknown.append((p.name, "region: witness not confirmed concretely"))
+
+    def _aff(self, a: Any, bits: int) -> Any:
+        t = z3.BitVecVal(a.c, bits, ctx=self.ctx)
+        for k, x in a.k:
+            v = self.shared[k]
+            t = t + to_width(v, "int64", bits) * x if v.size() <= bits else t + z3.Extract(bits - 1, 0, v) * x
+        return t
+
     def guards(self, o: Site, p: Site) -> None:
         before, after = _guards(o.block), _guards(p.block)
         for text, cond in before.items():
@@ -488,6 +552,86 @@ class DomainChecker:
                 f"{len(allrows) - len(uniq)} executions repeat an instance already executed, e.g. "
                 f"({', '.join(f'{n}={v}' for n, v in zip(names, ex, strict=True))})")))
         return True
+
+
+def _block_accesses(block: Any) -> list[tuple[Any, Any, tuple[Step, ...]]]:
+    """(node, buffer, guards) of every load/store directly in a block body (not in nested
+    blocks); ``guards`` are the enclosing if/if_then_else conditions as trail steps."""
+    import tvm
+    from tvm import s_tir, tirx
+
+    out: list[tuple[Any, Any, tuple[Step, ...]]] = []
+
+    def expr(e: Any, g: tuple[Step, ...]) -> None:
+        t = type(e)
+        if t is tvm.ir.TensorLoad:
+            out.append((e, e.source, g))
+            for i in e.indices:
+                expr(i, g)
+        elif t is tvm.ir.Call and getattr(e.op, "name", "") == "prim.if_then_else":
+            c, a, b = e.args
+            expr(c, g)
+            expr(a, g + (("guard", c, True),))
+            expr(b, g + (("guard", c, False),))
+        elif t is tvm.ir.Call:
+            for a in e.args:
+                if hasattr(a, "ty") and hasattr(a.ty, "dtype"):
+                    expr(a, g)
+        else:
+            for f in ("a", "b", "value", "condition", "true_value", "false_value"):
+                c = getattr(e, f, None)
+                if c is not None and hasattr(c, "ty") and hasattr(c.ty, "dtype"):
+                    expr(c, g)
+
+    def stmt(x: Any, g: tuple[Step, ...]) -> None:
+        t = type(x)
+        if t is tirx.BufferStore:
+            expr(x.value, g)
+            for i in x.indices:
+                expr(i, g)
+            out.append((x, x.buffer, g))
+        elif t is tirx.SeqStmt:
+            for y in x.seq:
+                stmt(y, g)
+        elif t is tirx.IfThenElse:
+            expr(x.condition, g)
+            stmt(x.then_case, g + (("guard", x.condition, True),))
+            if x.else_case is not None:
+                stmt(x.else_case, g + (("guard", x.condition, False),))
+        elif t is tirx.Evaluate:
+            expr(x.value, g)
+        elif t is s_tir.SBlockRealize or t is tirx.For:
+            return  # nested loops/blocks: their own sites
+
+    stmt(block.body, ())
+    return out
+
+
+def _access_hull(o: Site, func: Any) -> dict[tuple[str, str], list[tuple[Any, Any] | None]]:
+    """Per (buffer, shape): per dim an affine [lo, hi] covering every access of the original
+    block over its iteration domain (intervals; guards ignored, so it over-approximates)."""
+    from passcheck.oracles.tir_intervals import Intervals
+    from passcheck.oracles.z3_bounds import shape_var_limits
+
+    iv = Intervals(limits=shape_var_limits(func))
+    for v in o.block.iter_vars:
+        iv.loop(v.var, v.dom.min, v.dom.extent)
+    hull: dict[tuple[str, str], list[tuple[Any, Any] | None]] = {}
+    for node, buf, _ in _block_accesses(o.block):
+        k = (buf.name, str(list(buf.shape)))
+        dims = [iv.of(i) for i in node.indices]
+        if k not in hull:
+            hull[k] = dims
+            continue
+        merged = []
+        for a, b in zip(hull[k], dims, strict=True):
+            merged.append(None if a is None or b is None else (iv._lower(a[0], b[0]), iv._upper(a[1], b[1])))
+        hull[k] = merged
+    return hull
+
+
+def _aff_value(a: Any, shape_vals: dict[int, int]) -> int:
+    return a.c + sum(x * shape_vals[k] for k, x in a.k)
 
 
 def _is_piece(name: str, original: str) -> bool:

@@ -6,6 +6,7 @@ Options read from ``Options.extra`` (all optional):
   ``symbolic``       allow shape-var extents (default True)
   ``int64``          allow int64 index dtypes (default True)
   ``max_steps``      longest ``schedule`` sequence (default 8)
+  ``tir_primitives`` primitives ``schedule`` sequences draw from (default: all but unsafe_*)
   ``max_prefix``     preparatory steps before a primitive under test (default 2)
   ``z3_timeout_ms``  per-query Z3 timeout (default 2000)
   ``execute``        run compiled kernels for the equivalence property (default True)
@@ -164,7 +165,8 @@ class ScheduleSubject(PrimitiveSubject):
 
     def strategy(self, options: Options) -> st.SearchStrategy[ScheduleExample]:
         ex = _extra(options)
-        return schedule_examples(None, max_steps=int(ex.get("max_steps", 8)), specs=_specs(options, None))
+        return schedule_examples(None, max_steps=int(ex.get("max_steps", 8)), specs=_specs(options, None),
+                                 sequence=tuple(ex.get("tir_primitives") or ()) or None)
 
     def make_case(self, example: ScheduleExample, impl: Any | None, options: Options) -> TirCase:
         from tvm import s_tir

@@ -155,3 +155,38 @@ def test_real_split_fuse_reorder_keep_the_domain(factor: int) -> None:
     sch.fuse(j, io)
     res = check_domains(func, sch.mod)
     assert res.ok and res.blocks_checked == 1, res.issues
+
+
+@T.prim_func(s_tir=True)
+def pad_reads_shifted(A: T.Buffer((8,), "float32"), B: T.Buffer((10,), "float32")):
+    for i in range(10):
+        with T.sblock("P"):
+            vi = T.axis.spatial(10, i)
+            B[vi] = T.if_then_else(1 <= vi and vi < 9, A[vi - 2 + 1 + T.min(vi - vi + 1, 1)], T.float32(0))
+
+
+@T.prim_func(s_tir=True)
+def shifted_in_bounds(A: T.Buffer((10,), "float32"), B: T.Buffer((9,), "float32")):
+    for i in range(9):
+        with T.sblock("B"):
+            vi = T.axis.spatial(9, i)
+            B[vi] = A[vi + 1] + T.float32(1)
+
+
+@T.prim_func(s_tir=True)
+def original_prefix(A: T.Buffer((10,), "float32"), B: T.Buffer((9,), "float32")):
+    for i in range(9):
+        with T.sblock("B"):
+            vi = T.axis.spatial(9, i)
+            B[vi] = A[vi] + T.float32(1)
+
+
+def test_access_region_contained() -> None:
+    # The original block reads A[0..8]; reading A[vi + 1] reaches A[9]: in bounds, but data the
+    # block never read before.
+    res = check_domains(original_prefix, shifted_in_bounds)
+    assert "region" in kinds(res)
+    msg = next(i.message for i in res.issues if i.kind == "region")
+    assert "dim 0 = 9" in msg and "[0, 8]" in msg
+    assert "region" not in kinds(check_domains(original, guarded_split))
+    assert "region" not in kinds(check_domains(pad_original, pad_reads_shifted))
