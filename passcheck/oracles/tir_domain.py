@@ -227,6 +227,11 @@ class DomainChecker:
         self.shape_env: dict[int, int] = {}
         self.shape_cons: list[Any] = []
         self._shape_vars()
+        from passcheck.oracles.z3_bounds import shape_var_limits
+
+        # One table for both functions: a schedule keeps the shape var objects, but a custom
+        # pass might not, and every key an interval mentions must have a limit.
+        self.limits = {**shape_var_limits(original), **shape_var_limits(after)}
 
     def _shape_vars(self) -> None:
         """Shape vars: one Z3 constant each (>= 1), and their run-time sizes for enumeration."""
@@ -343,6 +348,13 @@ class DomainChecker:
         return s.model() if r == z3.sat else None
 
     def outside(self, o: Site, p: Site) -> None:
+        # Fast path: interval bounds of the bindings within the original domain prove it.
+        iv = _site_intervals(p.trail, self.limits)
+        by_name = {x.var.name: v for x, v in zip(p.block.iter_vars, p.realize.iter_values, strict=True)}
+        ov = _site_intervals((), self.limits)
+        if all(_within(iv.of(by_name[x.var.name]), ov.of(x.dom.min), ov.of(x.dom.extent), iv)
+               for x in o.block.iter_vars):
+            return
         try:
             pz = _PathZ3(self.ctx, self.shared, "_a")
             cons = pz.path(p.trail)
@@ -426,10 +438,13 @@ class DomainChecker:
         if not hull:
             return
         own = tuple(("bind", iv.var, v) for iv, v in zip(p.block.iter_vars, p.realize.iter_values, strict=True))
+        ivs = _site_intervals(p.trail + own, self.limits)
         for node, buf, body_guards in _block_accesses(p.block):
             h = hull.get((buf.name, str(list(buf.shape))))
             if h is None:
                 continue
+            if all(b is None or _inside(ivs.of(i), b, ivs) for i, b in zip(node.indices, h, strict=True)):
+                continue  # proved by intervals
             guards = own + body_guards
             try:
                 pz = _PathZ3(self.ctx, self.shared, "_a")
@@ -628,6 +643,30 @@ def _access_hull(o: Site, func: Any) -> dict[tuple[str, str], list[tuple[Any, An
             merged.append(None if a is None or b is None else (iv._lower(a[0], b[0]), iv._upper(a[1], b[1])))
         hull[k] = merged
     return hull
+
+
+def _within(b: Any, lo: Any, ext: Any, iv: Any) -> bool:
+    """Interval ``b`` inside [lo, lo + ext) for every shape-var value."""
+    if b is None or lo is None or ext is None:
+        return False
+    return iv.le(lo[1], b[0]) and iv.hi_val(b[1] - (lo[0] + ext[0])) <= -1
+
+
+def _inside(b: Any, hull: tuple[Any, Any], iv: Any) -> bool:
+    return b is not None and iv.le(hull[0], b[0]) and iv.le(b[1], hull[1])
+
+
+def _site_intervals(trail: tuple[Step, ...], limits: dict[int, int]) -> Any:
+    """Interval bounds of the loop/binding variables along ``trail`` (guards ignored)."""
+    from passcheck.oracles.tir_intervals import Intervals
+
+    iv = Intervals(limits=limits)
+    for s in trail:
+        if s[0] == "for":
+            iv.loop(s[1], s[2], s[3])
+        elif s[0] == "bind":
+            iv.bind(s[1], iv.of(s[2]))
+    return iv
 
 
 def _aff_value(a: Any, shape_vals: dict[int, int]) -> int:

@@ -78,13 +78,33 @@ def run(mod: Any, inputs: list[np.ndarray], out_shape: tuple[int, ...], out_dtyp
 
 @dataclass
 class Reference:
+    spec: PrimFuncSpec
     inputs: list[np.ndarray]  # float32
     out32: np.ndarray  # the unscheduled float32 kernel
-    ref64: np.ndarray  # the unscheduled kernel built in float64
-    abs64: np.ndarray  # float64 kernel on |inputs|
     out_shape: tuple[int, ...]
     out_dtype: str
-    approximate: bool = False  # no float64 build exists: ref64 is the float32 output
+    _r64: tuple[np.ndarray, np.ndarray, bool] | None = None
+
+    def _float64(self) -> tuple[np.ndarray, np.ndarray, bool]:
+        """(ref64, abs64, approximate), built only when a tolerance comparison needs them."""
+        if self._r64 is None:
+            self._r64 = _reference64(self.spec, self.inputs, self.out32, self.out_shape, self.out_dtype)
+        return self._r64
+
+    @property
+    def ref64(self) -> np.ndarray:
+        """The unscheduled kernel built and run in float64."""
+        return self._float64()[0]
+
+    @property
+    def abs64(self) -> np.ndarray:
+        """The float64 kernel on |inputs|: each reduction's sum of absolute terms."""
+        return self._float64()[1]
+
+    @property
+    def approximate(self) -> bool:
+        """No float64 build exists (e.g. TOPI's layer_norm): ref64 is the float32 output."""
+        return self._float64()[2]
 
 
 @lru_cache(maxsize=64)
@@ -97,18 +117,29 @@ def reference(spec: PrimFuncSpec) -> Reference:
     ins = input_arrays(spec, [s for s, _ in shapes[:-1]])
     out_shape, out_dtype = shapes[-1]
     out32 = run(tvm.IRModule({"main": f32}), ins, out_shape, out_dtype)
+    return Reference(spec, ins, out32, out_shape, out_dtype)
+
+
+def _reference64(spec: PrimFuncSpec, ins: list[np.ndarray], out32: np.ndarray, out_shape: tuple[int, ...],
+                 out_dtype: str) -> tuple[np.ndarray, np.ndarray, bool]:
+    import tvm
+
     try:
         f64 = build_primfunc(spec, "float64")
     except GeneratorRejected:  # some TOPI kernels (layer_norm) exist in float32 only
         ref = out32.astype(np.float64)
-        return Reference(ins, out32, ref, np.abs(ref), out_shape, out_dtype, approximate=True)
-    ins64 = [a.astype(np.float64) for a in ins]
+        return ref, np.abs(ref), True
+    lib = compile_module(tvm.IRModule({"main": f64}))
     dt64 = "float64" if out_dtype == "float32" else out_dtype
-    ref64 = run(tvm.IRModule({"main": f64}), ins64, out_shape, dt64).astype(np.float64)
-    # |terms| summed: running the float64 kernel on |inputs| bounds each reduction's sum of
-    # absolute terms for sums of products; abs() again because epilogues may go negative.
-    abs64 = np.abs(run(tvm.IRModule({"main": f64}), [np.abs(a) for a in ins64], out_shape, dt64).astype(np.float64))
-    return Reference(ins, out32, ref64, abs64, out_shape, out_dtype)
+
+    def call(arrays: list[np.ndarray]) -> np.ndarray:
+        out = tvm.runtime.tensor(_poison(out_shape, dt64))
+        lib["main"](*[tvm.runtime.tensor(a) for a in arrays], out)
+        return out.numpy().astype(np.float64)
+
+    ins64 = [a.astype(np.float64) for a in ins]
+    # abs() again because epilogues may go negative.
+    return call(ins64), np.abs(call([np.abs(a) for a in ins64])), False
 
 
 def reduction_length(spec: PrimFuncSpec) -> int:
