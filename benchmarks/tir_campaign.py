@@ -118,38 +118,47 @@ def campaign(subject: Any, n: int, seed: int = 0, options: Options | None = None
     return tally
 
 
-def isolated(subject_name: str, n: int, seed: int, options: Options | None = None) -> Tally:
-    """``campaign`` in a forked child: a segfault ends that campaign, reported as a finding
-    naming the example in flight, and the parent carries on."""
+def isolated(subject_name: str, n: int, seed: int, options: Options | None = None, chunk: int = 50) -> Tally:
+    """``campaign`` in forked children of ``chunk`` examples each: a segfault ends only its
+    chunk, reported as a finding naming the example in flight, and the campaign goes on."""
     import multiprocessing as mp
     import tempfile
 
     ctx = mp.get_context("fork")
-    r, w = ctx.Pipe(duplex=False)
-    cur = tempfile.NamedTemporaryFile(prefix="passcheck-tir-", suffix=".txt", delete=False).name
-
-    def child() -> None:
-        from passcheck.registry.tir_subjects import TIR_SUBJECTS
-
-        CURRENT[:] = [cur]
-        w.send(campaign(TIR_SUBJECTS[subject_name], n, seed, options))
-
+    total = Tally(subject_name)
     t0 = time.perf_counter()
-    proc = ctx.Process(target=child)
-    proc.start()
-    w.close()
-    try:
-        tally = r.recv()
-    except EOFError:
-        tally = Tally(subject_name)
-        tally.findings.append(("process crashed", Path(cur).read_text() if Path(cur).exists() else "?",
+    for i in range((n + chunk - 1) // chunk):
+        size = min(chunk, n - i * chunk)
+        r, w = ctx.Pipe(duplex=False)
+        cur = tempfile.NamedTemporaryFile(prefix="passcheck-tir-", suffix=".txt", delete=False).name
+
+        def child(w: Any = w, cur: str = cur, size: int = size, i: int = i) -> None:
+            from passcheck.registry.tir_subjects import TIR_SUBJECTS
+
+            CURRENT[:] = [cur]
+            w.send(campaign(TIR_SUBJECTS[subject_name], size, seed * 10007 + i, options))
+
+        proc = ctx.Process(target=child)
+        proc.start()
+        w.close()
+        try:
+            t = r.recv()
+        except EOFError:
+            t = Tally(subject_name)
+            t.examples = 1
+            t.findings.append(("process crashed", Path(cur).read_text() if Path(cur).exists() else "?",
                                "the worker died (signal) while running this example"))
-        tally.seconds = time.perf_counter() - t0
-    proc.join()
-    if proc.exitcode not in (0, None) and not any(f[0] == "process crashed" for f in tally.findings):
-        tally.findings.append(("process crashed", Path(cur).read_text(), f"exit code {proc.exitcode}"))
-    Path(cur).unlink(missing_ok=True)
-    return tally
+        proc.join()
+        Path(cur).unlink(missing_ok=True)
+        total.examples += t.examples
+        total.discarded.update(t.discarded)
+        total.held.update(t.held)
+        total.prop_discards.update(t.prop_discards)
+        total.findings += t.findings
+        total.z3_ms += t.z3_ms
+        total.slowest = sorted(total.slowest + t.slowest, reverse=True)[:5]
+    total.seconds = time.perf_counter() - t0
+    return total
 
 
 def main() -> int:

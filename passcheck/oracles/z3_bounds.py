@@ -301,14 +301,18 @@ class _Z3Phase:
         """Shape vars are >= 1; every symbolic buffer dim is >= 0 and computed without
         overflow, and the buffer holds at most ELEMENT_LIMIT elements (a realistic array)."""
         out = []
-        symbolic = [b for b in buffers if list(b.shape) and not all(_is_const(d) for d in b.shape)]
+        symbolic = []
         shape_vars: dict[int, Any] = {}
-        for buf in symbolic:
+        for buf in buffers:
+            used: dict[int, Any] = {}
             for d in buf.shape:
-                _free_vars(d, shape_vars)
-        for k, var in shape_vars.items():
-            if k in bound:  # a loop or let variable (an allocation sized inside a loop)
-                continue
+                _free_vars(d, used)
+            # Only buffers sized by shape vars: an allocation sized by loop or let variables
+            # says nothing about the function's inputs.
+            if used and not (set(used) & bound):
+                symbolic.append(buf)
+                shape_vars.update(used)
+        for var in shape_vars.values():
             term = self.enc.var_term(var)
             if isinstance(term, z3.BitVecRef):
                 wide_term = self.wide.var_term(var)

@@ -15,6 +15,7 @@ Crashing repros run in a child process.
 | reindex (after reverse_compute_at) | equivalent_by_execution | the copy-back runs after the consumer already read the buffer |
 | write_at (after decompose_reduction) | equivalent_by_execution | the init block still writes the original buffer; the cache accumulates garbage |
 | fuse_reduction_epilogue | equivalent_by_execution | accepts `max(x, 0) - c` (not a supported pattern) and applies it at every step |
+| pad_einsum | equivalent_by_execution | accepts a max reduction and pads it with zeros |
 | loop_partition | crash | SIGSEGV on a loop holding two blocks |
 | merge | crash | SIGSEGV when a loop is merged with itself |
 | cache_index | transformation_does_not_raise | InternalError "empty SeqStmt" on a block with nothing to cache |
@@ -141,6 +142,14 @@ def test_fuse_reduction_epilogue_accepts_an_unsupported_epilogue() -> None:
     bias = PrimFuncSpec("matmul", (3, 4), (("n", 2),), "int32", epilogue=True, seed=2, epilogue_op="bias")
     G.equivalent_by_execution(case_of("fuse_reduction_epilogue", bias,
                                       Step("fuse_reduction_epilogue", "matmul", (), (("epilogue", "post"),))))
+
+
+def test_pad_einsum_pads_a_max_reduction_with_zeros() -> None:
+    """pad_einsum is for sum-of-products blocks, but accepts a max reduction and pads its
+    reduction axis with 0: a window of negative values now has maximum 0."""
+    spec = PrimFuncSpec("reduce", (13, 10, 3), (("axes", (2,)), ("op", "max")), "int32", seed=1)
+    case = case_of("pad_einsum", spec, Step("pad_einsum", "red", (), (("padding", (2, 4, 8)),)))
+    assert "computes different values" in violation(G.equivalent_by_execution, case)
 
 
 # --- crashes (run in a child: they take the process down) ----------------------------------------
