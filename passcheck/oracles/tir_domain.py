@@ -302,7 +302,7 @@ class DomainChecker:
         probe.shape_env, probe.shared, probe.shape_cons = self.shape_env, self.shared, self.shape_cons
         probe.ctx = self.ctx
         probe._check_group(o, [o])
-        return bool(probe.res.issues)
+        return bool(probe.res.issues or probe.res.unknown)
 
     def _check_group(self, o: Site, pieces: list[Site]) -> None:
         self.res.blocks_checked += 1
@@ -359,11 +359,11 @@ class DomainChecker:
             pz = _PathZ3(self.ctx, self.shared, "_a")
             cons = pz.path(p.trail)
             binds = self._bindings(pz, p, o)
-            oz = Encoder(ctx=self.ctx)
-            oz.env.update(self.shared)
             out = []
             for iv, b in zip(o.block.iter_vars, binds, strict=True):
-                lo, ext = oz.enc(iv.dom.min), oz.enc(iv.dom.extent)
+                # A nested block's domain may mention enclosing block iterators: encode it in
+                # the same environment as the path, where those are bound.
+                lo, ext = pz.enc.enc(iv.dom.min), pz.enc.enc(iv.dom.extent)
                 w = max(b.size(), lo.size())
                 bw, low, extw = to_width(b, "int64", w), to_width(lo, "int64", w), to_width(ext, "int64", w)
                 out.append(z3.Or(bw < low, bw >= low + extw))
