@@ -480,8 +480,10 @@ class BoundsChecker:
                         else:
                             res.unknown.append((other.site, f"not confirmed concretely: {why2}"))
                     return
-                # The model relied on an opaque term (a loaded value, a float) the replay
-                # computes differently: exclude this point and ask again.
+                if "value of load" in why:
+                    break  # the index depends on loaded data: no other point can be confirmed
+                # The model relied on an opaque term (a float computation) the replay computes
+                # differently: exclude this point and ask again.
                 terms = [z.enc.env[key(s[1])] for s in ob.trail if s[0] == "for"]
                 terms += [t for _, t in z.enc.free.values() if isinstance(t, z3.BitVecRef)]
                 if not terms:
