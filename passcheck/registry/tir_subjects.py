@@ -21,7 +21,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from passcheck.cases.tir import TirCase
-from passcheck.errors import Discard
+from passcheck.errors import Discard, UsageError
 from passcheck.generators.primfuncs import PrimFuncSpec, build_primfunc, primfunc_specs
 from passcheck.generators.schedules import (
     PRIMITIVES,
@@ -93,12 +93,54 @@ def _prepare(case: TirCase, sch: Any, steps: tuple[Step, ...], report_errors: bo
     return True
 
 
+def as_module_transform(obj: Any) -> Any:
+    """A ``tvm.transform.Pass`` or an ``IRModule -> IRModule`` callable from what the user gave:
+    a Pass, such a callable, or a zero-argument factory returning one of them."""
+    import inspect
+
+    import tvm
+
+    if obj is None or isinstance(obj, tvm.transform.Pass):
+        return obj
+    if callable(obj):
+        try:
+            required = [p for p in inspect.signature(obj).parameters.values()
+                        if p.default is p.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        except (TypeError, ValueError):
+            return obj
+        if not required:
+            return as_module_transform(obj())
+    return obj
+
+
+def _takes_schedule_and_step(impl: Any) -> bool:
+    import inspect
+
+    try:
+        params = [p for p in inspect.signature(impl).parameters.values() if p.default is p.empty]
+    except (TypeError, ValueError):
+        return False
+    return len(params) == 2
+
+
 def _apply_under_test(case: TirCase, sch: Any, steps: tuple[Step, ...], impl: Any,
                       skip_refused: bool = False) -> None:
     """Apply the steps under test. A refusal discards the example -- or, with ``skip_refused``
-    (sequences), is recorded and skipped: TVM leaves the schedule unchanged when it refuses."""
+    (sequences), is recorded and skipped: TVM leaves the schedule unchanged when it refuses.
+
+    ``impl`` replaces the primitive: a function ``(schedule, step)`` is called for each step;
+    a Pass or ``IRModule -> IRModule`` function is applied once to the module instead."""
     from passcheck.generators.schedule_steps import apply_step
 
+    if impl is not None and not _takes_schedule_and_step(impl):
+        transform = as_module_transform(impl)
+        try:
+            case.after = transform(sch.mod)
+            case.trace.append(f"<impl>(mod)  # instead of {'; '.join(s.describe() for s in steps)}")
+        except Exception as e:  # noqa: BLE001 - the implementation raising is the finding
+            case.raised = e
+            case.raised_traceback = traceback.format_exc()
+        return
     applied = 0
     for step in steps:
         try:
@@ -226,7 +268,10 @@ class CustomTirSubject(Subject):
         case.before = mod
         # An unknown pass may reassociate; only the tolerance comparison is fair to it.
         case.reassociates = True
-        fn = impl if impl is not None else self.pass_obj
+        fn = as_module_transform(impl if impl is not None else self.pass_obj)
+        if fn is None:
+            raise UsageError(f"{self.name}: no TIR pass given (a Pass, an IRModule -> IRModule function, "
+                             "or a zero-argument function returning one)")
         try:
             case.after = fn(mod)
             case.trace.append(f"{self.name}(mod)")
@@ -240,7 +285,9 @@ class CustomTirSubject(Subject):
 
 
 def custom_tir_subject(name: str, pass_obj: Any) -> Subject:
-    """A subject for a user's TIR pass (gets the generic TIR properties)."""
+    """A subject for a user's TIR pass (gets the generic TIR properties). ``pass_obj`` is a
+    ``tvm.transform.Pass``, an ``IRModule -> IRModule`` function, a zero-argument factory of
+    either, or None when the runner hands the implementation to ``make_case`` as ``impl``."""
     return CustomTirSubject(name, pass_obj)
 
 

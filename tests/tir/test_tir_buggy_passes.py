@@ -146,3 +146,26 @@ def test_a_raising_pass_is_reported() -> None:
 
     case = _custom(boom, MATMUL)
     assert "pass exploded" in violation(G.transformation_does_not_raise, case)
+
+
+def test_custom_subject_accepts_a_pass_factory_and_a_tvm_pass() -> None:
+    import tvm
+
+    @tvm.transform.module_pass(opt_level=0)
+    def identity(mod: Any, ctx: Any) -> Any:
+        return mod
+
+    for given in (identity, lambda: identity, lambda: bug.clamp_input_load):
+        case = custom_tir_subject("p", None).make_case(CustomExample(MATMUL), given, OPTS)
+        assert case.raised is None and case.after is not None
+    case = custom_tir_subject("p", lambda: bug.clamp_input_load).make_case(CustomExample(MATMUL), None, OPTS)
+    assert "computes different values" in violation(G.equivalent_by_execution, case)
+
+
+def test_primitive_impl_may_be_a_module_pass() -> None:
+    case = TIR_SUBJECTS["split"].make_case(ScheduleExample(ELEMENTWISE_10, (SPLIT_BY_4,)), bug.drop_predicates, OPTS)
+    G.bounds_safe_z3(case)  # dropping predicates of an unscheduled function is harmless
+    case = TIR_SUBJECTS["split"].make_case(
+        ScheduleExample(ELEMENTWISE_10, (SPLIT_BY_4, Step("fuse", "ew0", (0,), (("count", 2),))), prefix=1),
+        bug.drop_predicates, OPTS)
+    assert "outside [0, 10)" in violation(G.bounds_safe_z3, case)
