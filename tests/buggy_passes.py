@@ -1,0 +1,265 @@
+"""Deliberately buggy pass implementations: passcheck must catch every one of them.
+
+Each function returns a ``tvm.transform.Pass`` (the form ``--impl path/to/buggy_passes.py:NAME``
+expects). The bugs are realistic ones, the kind a pass author could ship:
+
+* ``fold_constant_swapped``   FoldConstant that folds a constant-only ``subtract``/``divide``
+  with its operands swapped, then runs the real FoldConstant.
+* ``fuse_ops_drops_channel``  the real FuseOps, then the first fused group's output loses its
+  channel 0 (last axis) -- the group gets one more elementwise op inside, so ``main`` still
+  only calls fused PrimFuncs and the module stays well-formed; only the numbers are wrong.
+* ``convert_layout_wrong_perm``  the real ConvertLayout, then the ``permute_dims`` back to NCHW
+  uses ``[0, 3, 2, 1]`` instead of ``[0, 3, 1, 2]`` (H and W transposed: invisible in the types
+  of square feature maps).
+* ``decompose_eps_outside_sqrt``  DecomposeOpsForInference that computes batch_norm as
+  ``(x - mean) / (sqrt(var) + eps) * gamma + beta``.
+* ``fold_constant_raises_on_rank_broadcast``  FoldConstant that raises on a binary op whose
+  operands have different ranks.
+* ``fold_constant_segfaults_on_exp``  FoldConstant that dereferences NULL when the module has an
+  ``exp`` or a ``tanh``.
+* ``fold_constant_hangs_on_sigmoid``  FoldConstant that never returns when the module has a
+  ``sigmoid``.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import time
+from typing import Any
+
+import numpy as np
+import tvm
+import tvm_ffi
+from tvm import relax, te
+from tvm.relax import op as R
+
+
+def _op_name(call: Any) -> str:
+    return str(getattr(call.op, "name", ""))
+
+
+def _calls(mod: tvm.IRModule) -> list[Any]:
+    found: list[Any] = []
+    for _, func in mod.functions_items():
+        if isinstance(func, relax.Function):
+            tvm_ffi.structural_walk(func, [(relax.Call, found.append)])
+    return found
+
+
+def _has_op(mod: tvm.IRModule, name: str) -> bool:
+    return any(_op_name(c) == name for c in _calls(mod))
+
+
+def _mutate_functions(mod: tvm.IRModule, mutator: Any) -> tvm.IRModule:
+    """Run a ``PyExprMutator`` over every Relax function of ``mod``."""
+    for gv, func in mod.functions_items():
+        if isinstance(func, relax.Function):
+            mutator.builder_.update_func(gv, mutator.visit_expr(func))
+    return mutator.builder_.get()
+
+
+# -- FoldConstant: operands swapped -------------------------------------------------------------
+
+def _evaluate(call: Any) -> Any:
+    """Evaluate a call on constant arguments with TVM (the real FoldConstant on a one-op module)."""
+    bb = relax.BlockBuilder()
+    with bb.function("f", []):
+        with bb.dataflow():
+            out = bb.emit_output(call)
+        bb.emit_func_output(out)
+    folded = relax.transform.FoldConstant()(bb.get())["f"]
+    value = relax.analysis.get_var2val(folded).get(out)
+    return value if isinstance(value, tvm.ir.Constant) else None
+
+
+@relax.expr_functor.mutator
+class _SwappedFolder(relax.PyExprMutator):
+    """Folds constant-only calls one binding at a time; ``subtract`` and ``divide`` take a numpy
+    fast path -- which computes ``b - a`` and ``b / a``."""
+
+    def _constant(self, arg: Any) -> Any:
+        if isinstance(arg, tvm.ir.Constant):
+            return arg
+        if isinstance(arg, relax.Var):
+            bound = self.lookup_binding(arg)
+            if isinstance(bound, tvm.ir.Constant):
+                return bound
+        return None
+
+    def visit_call_(self, call: Any) -> Any:
+        call = super().visit_call_(call)
+        name = _op_name(call)
+        if not name.startswith("relax.") or not call.args or not isinstance(call.ty, relax.TensorType):
+            return call
+        consts = [self._constant(a) for a in call.args]
+        if any(c is None for c in consts):
+            return call
+        if name in ("relax.subtract", "relax.divide") and len(consts) == 2:
+            a, b = (c.value.numpy() for c in consts)
+            with np.errstate(all="ignore"):
+                value = b - a if name == "relax.subtract" else b / a  # BUG: operands swapped
+            dtype = str(call.ty.dtype)
+            return relax.const(np.asarray(value).astype(dtype), dtype)
+        folded = _evaluate(relax.Call(call.op, consts, call.attrs))
+        return call if folded is None else folded
+
+
+def fold_constant_swapped() -> tvm.transform.Pass:
+    @tvm.transform.module_pass(opt_level=0, name="FoldConstantSwapped")
+    def transform(mod: tvm.IRModule, ctx: Any) -> tvm.IRModule:
+        mod = _mutate_functions(mod, _SwappedFolder(mod))
+        return relax.transform.FoldConstant()(mod)
+
+    return transform
+
+
+# -- FuseOps: a channel dropped in one fused group ----------------------------------------------
+
+def _drop_channel_kernel(ty: Any) -> tvm.tirx.PrimFunc | None:
+    """An elementwise kernel that copies a ``ty`` tensor but zeroes index 0 of its last axis
+    (None when the last axis is not static with at least 2 channels)."""
+    if not isinstance(ty, relax.TensorType) or ty.shape is None or ty.ndim < 1:
+        return None
+    last = ty.shape.values[-1]
+    if not isinstance(last, tvm.tirx.IntImm) or int(last) < 2:
+        return None
+    dtype = str(ty.dtype)
+    x = te.placeholder(list(ty.shape.values), dtype, name="x")
+    zero = tvm.tirx.const(0, dtype)
+    y = te.compute(x.shape, lambda *i: tvm.tirx.if_then_else(i[-1] == 0, zero, x(*i)),  # BUG
+                   name="T_drop_channel")
+    return te.create_prim_func([x, y]).without_attr("global_symbol")
+
+
+def fuse_ops_drops_channel() -> tvm.transform.Pass:
+    @tvm.transform.module_pass(opt_level=0, name="FuseOpsDropsChannel")
+    def transform(mod: tvm.IRModule, ctx: Any) -> tvm.IRModule:
+        mod = relax.transform.FuseOps()(mod)
+        groups = sorted((gv for gv, f in mod.functions_items()
+                         if isinstance(f, relax.Function) and f.attrs and "Primitive" in f.attrs),
+                        key=lambda gv: gv.name_hint)
+        for gv in groups:
+            func = mod[gv]
+            body = func.body
+            kernel = _drop_channel_kernel(body.body.ty)
+            if kernel is None or len(body.blocks) != 1:
+                continue
+            # One more elementwise kernel at the end of the group: main still only calls fused
+            # functions, FuseTIR merges it into the fused PrimFunc, the module stays well-formed.
+            bb = relax.BlockBuilder(mod)
+            kernel_gv = bb.add_func(kernel, "drop_channel")
+            out = body.body
+            dropped = relax.Var("dropped", out.ty)
+            block = relax.DataflowBlock(list(body.blocks[0].bindings)
+                                        + [relax.VarBinding(dropped, relax.call_tir(kernel_gv, [out], out.ty))])
+            mod = bb.get()
+            mod.update_func(gv, relax.Function(func.params, relax.SeqExpr([block], dropped), func.ret_ty,
+                                               func.is_pure, func.attrs))
+            return relax.transform.AnnotateTIROpPattern()(mod)  # one group only: subtle
+        return mod
+
+    return transform
+
+
+# -- AlterOpLayout: the permutation back to NCHW is wrong ---------------------------------------
+
+@relax.expr_functor.mutator
+class _WrongPermutation(relax.PyExprMutator):
+    def visit_call_(self, call: Any) -> Any:
+        call = super().visit_call_(call)
+        if _op_name(call) == "relax.permute_dims" and call.attrs.axes is not None \
+                and [int(a) for a in call.attrs.axes] == [0, 3, 1, 2]:
+            return R.permute_dims(call.args[0], [0, 3, 2, 1])  # BUG: H and W transposed
+        return call
+
+
+def convert_layout_wrong_perm(desired_layouts: Any = None) -> tvm.transform.Pass:
+    """``desired_layouts`` as ConvertLayout takes it, e.g. ``{"relax.nn.conv2d": ["NHWC", "OHWI"]}``
+    (a sequence of (op, layouts) pairs is accepted too)."""
+    layouts = {str(k): [str(x) for x in v]
+               for k, v in dict(desired_layouts or {"relax.nn.conv2d": ["NHWC", "OHWI"]}).items()}
+
+    @tvm.transform.module_pass(opt_level=0, name="ConvertLayoutWrongPermutation")
+    def transform(mod: tvm.IRModule, ctx: Any) -> tvm.IRModule:
+        mod = relax.transform.ConvertLayout(layouts)(mod)
+        return _mutate_functions(mod, _WrongPermutation(mod))
+
+    return transform
+
+
+# -- SimplifyInference: epsilon outside the square root -----------------------------------------
+
+@relax.expr_functor.mutator
+class _EpsOutsideSqrt(relax.PyExprMutator):
+    def visit_call_(self, call: Any) -> Any:
+        call = super().visit_call_(call)
+        if _op_name(call) != "relax.nn.batch_norm" or bool(call.attrs.training):
+            return call
+        x, gamma, beta, mean, var = call.args
+        rank = x.ty.ndim
+        axis = int(call.attrs.axis) % rank
+        others = [i for i in range(rank) if i != axis]
+
+        def chan(t: Any) -> Any:
+            return R.expand_dims(t, others) if others else t
+
+        eps = relax.const(float(call.attrs.epsilon), str(x.ty.dtype))
+        # BUG: the epsilon belongs under the square root: (x - mean) / sqrt(var + eps)
+        y = R.divide(R.subtract(x, chan(mean)), R.add(R.sqrt(chan(var)), eps))
+        if call.attrs.scale:
+            y = R.multiply(y, chan(gamma))
+        if call.attrs.center:
+            y = R.add(y, chan(beta))
+        return relax.Tuple([y, mean, var])
+
+
+def decompose_eps_outside_sqrt() -> tvm.transform.Pass:
+    @tvm.transform.module_pass(opt_level=0, name="DecomposeEpsOutsideSqrt")
+    def transform(mod: tvm.IRModule, ctx: Any) -> tvm.IRModule:
+        mod = _mutate_functions(mod, _EpsOutsideSqrt(mod))
+        return relax.transform.DecomposeOpsForInference()(mod)
+
+    return transform
+
+
+# -- crash / hang / raise ------------------------------------------------------------------------
+
+def fold_constant_raises_on_rank_broadcast() -> tvm.transform.Pass:
+    """Gives up (raises) on a broadcast between operands of different ranks."""
+
+    @tvm.transform.module_pass(opt_level=0, name="FoldConstantRaises")
+    def transform(mod: tvm.IRModule, ctx: Any) -> tvm.IRModule:
+        for call in _calls(mod):
+            if len(call.args) == 2 and all(isinstance(a.ty, relax.TensorType) for a in call.args):
+                ranks = [a.ty.ndim for a in call.args]
+                if ranks[0] != ranks[1]:
+                    raise NotImplementedError(f"{_op_name(call)}: broadcasting rank {ranks[0]} "
+                                              f"against rank {ranks[1]} is not supported")
+        return relax.transform.FoldConstant()(mod)
+
+    return transform
+
+
+def fold_constant_segfaults_on_exp() -> tvm.transform.Pass:
+    """Dereferences NULL (SIGSEGV) when the module has an ``exp`` or a ``tanh``."""
+
+    @tvm.transform.module_pass(opt_level=0, name="FoldConstantSegfaults")
+    def transform(mod: tvm.IRModule, ctx: Any) -> tvm.IRModule:
+        if _has_op(mod, "relax.exp") or _has_op(mod, "relax.tanh"):
+            ctypes.string_at(0)  # reads address 0: SIGSEGV
+        return relax.transform.FoldConstant()(mod)
+
+    return transform
+
+
+def fold_constant_hangs_on_sigmoid() -> tvm.transform.Pass:
+    """Never returns when the module has a ``sigmoid``."""
+
+    @tvm.transform.module_pass(opt_level=0, name="FoldConstantHangs")
+    def transform(mod: tvm.IRModule, ctx: Any) -> tvm.IRModule:
+        if _has_op(mod, "relax.sigmoid"):
+            while True:
+                time.sleep(1.0)
+        return relax.transform.FoldConstant()(mod)
+
+    return transform
