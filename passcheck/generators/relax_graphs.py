@@ -50,7 +50,7 @@ def relax_graphs(draw: Any, bias: GraphBias = GraphBias()) -> GraphSpec:
     dtype = "float16" if bias.float16 and draw(st.floats(0, 1)) < bias.float16 else "float32"
     names = [n for n, o in sorted(ops.items()) if bias.weight(n) > 0 and (dtype == "float32" or o.float16)]
     weights = [bias.weight(n) for n in names]
-    ctx = DrawContext(draw, dtype, symbolic_ok=True, const_bias=bias.const_bias)
+    ctx = DrawContext(draw, dtype, symbolic_ok=True, const_bias=bias.const_bias, limit=SAFE_MAGNITUDE[dtype])
 
     rank = draw(st.sampled_from(bias.first_ranks))
     shape: list[Any] = _dims(draw, rank)

@@ -80,12 +80,15 @@ class DrawContext:
     """What an op's ``draw`` may use: Hypothesis's ``draw``, the values so far, fresh inputs."""
 
     def __init__(self, draw: Callable[[st.SearchStrategy[Any]], Any], dtype: str, *,
-                 symbolic_ok: bool, const_bias: float = 0.3, max_elems: int = 4096) -> None:
+                 symbolic_ok: bool, const_bias: float = 0.3, max_elems: int = 4096,
+                 limit: float | None = None) -> None:
         self.draw = draw
         self.dtype = dtype
         self.symbolic_ok = symbolic_ok
         self.const_bias = const_bias
         self.max_elems = max_elems
+        # Largest magnitude a value, or an op's intermediate (a float16 partial sum), may reach.
+        self.limit = limit if limit is not None else DTYPE_MAX[dtype] * 2.0**-5
         self.values: list[ValueInfo] = []
         self.inputs: list[TensorDecl] = []
         self.num_nodes = 0
