@@ -14,7 +14,15 @@ from typing import Any
 from hypothesis import strategies as st
 
 from passcheck.generators.graph_spec import GraphSpec, Node, TensorDecl
-from passcheck.generators.ops.base import DrawContext, Drawn, ValueInfo, attrs_key, finite_interval, op_registry
+from passcheck.generators.ops.base import (
+    DrawContext,
+    Drawn,
+    ValueInfo,
+    attrs_key,
+    chance,
+    finite_interval,
+    op_registry,
+)
 
 DIMS = (1, 2, 3, 4, 5, 6, 7, 8, 11, 13)  # primes and 1s on purpose
 SYM_NAMES = ("n", "m")
@@ -47,15 +55,18 @@ def _dims(draw: Any, rank: int) -> list[int]:
 @st.composite
 def relax_graphs(draw: Any, bias: GraphBias = GraphBias()) -> GraphSpec:
     ops = op_registry()
-    dtype = "float16" if bias.float16 and draw(st.floats(0, 1)) < bias.float16 else "float32"
+    dtype = "float16" if chance(draw, bias.float16) else "float32"
     names = [n for n, o in sorted(ops.items()) if bias.weight(n) > 0 and (dtype == "float32" or o.float16)]
-    weights = [bias.weight(n) for n in names]
+    # Weighted choice as a sampled_from over repeated names: Hypothesis shrinks an index into a
+    # list far better than a float threshold (it tries each earlier name in turn).
+    menu = [n for n in names for _ in range(max(1, round(2 * bias.weight(n))))]
+    choose_op = st.sampled_from(menu)
     ctx = DrawContext(draw, dtype, symbolic_ok=True, const_bias=bias.const_bias, limit=SAFE_MAGNITUDE[dtype])
 
     rank = draw(st.sampled_from(bias.first_ranks))
     shape: list[Any] = _dims(draw, rank)
     sym_sizes: dict[str, int] = {}
-    if rank and bias.symbolic and draw(st.floats(0, 1)) < bias.symbolic:
+    if rank and chance(draw, bias.symbolic):
         shape[0] = "n"
         sym_sizes["n"] = draw(st.sampled_from((1, 2, 3, 5, 7)))
     scale = draw(st.sampled_from((1.0, 1.0, 0.01, 10.0, 100.0)))
@@ -70,9 +81,9 @@ def relax_graphs(draw: Any, bias: GraphBias = GraphBias()) -> GraphSpec:
     attempts = 0
     while len(nodes) < n_nodes and attempts < 4 * n_nodes + 8:
         attempts += 1
-        name = names[_weighted_index(draw, weights)]
+        name = draw(choose_op)
         op = ops[name]
-        const_first = bias.prefer_const and draw(st.floats(0, 1)) < bias.prefer_const
+        const_first = chance(draw, bias.prefer_const)
 
         def ok(v: ValueInfo, op: Any = op, const_first: bool = const_first) -> bool:
             return (op.symbolic or v.static) and (v.const_only or not const_first)
@@ -116,13 +127,3 @@ def relax_graphs(draw: Any, bias: GraphBias = GraphBias()) -> GraphSpec:
     seed = draw(st.integers(0, 2**16))
     inputs: tuple[TensorDecl, ...] = tuple(ctx.inputs)
     return GraphSpec(inputs, spec_nodes, tuple(outputs), tuple(sorted(sym_sizes.items())), seed, True, extras)
-
-
-def _weighted_index(draw: Any, weights: list[float]) -> int:
-    total = sum(weights)
-    x = draw(st.floats(0, 1, exclude_max=True)) * total
-    for i, w in enumerate(weights):
-        x -= w
-        if x < 0:
-            return i
-    return len(weights) - 1

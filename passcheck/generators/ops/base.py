@@ -99,7 +99,7 @@ class DrawContext:
         """A new graph input of this shape; parameter or constant is drawn unless given."""
         if const is None:
             static = all(isinstance(d, int) for d in shape)
-            const = static and self.draw(st.floats(0, 1)) < self.const_bias
+            const = static and chance(self.draw, self.const_bias)
         if any(isinstance(d, str) for d in shape):
             const = False  # constants have static shapes
         if style is None:
@@ -188,6 +188,11 @@ def broadcast_shapes(a: tuple[Dim, ...], b: tuple[Dim, ...]) -> tuple[Dim, ...] 
 def interval_mul(a: tuple[float, float], b: tuple[float, float]) -> tuple[float, float]:
     ps = [a[0] * b[0], a[0] * b[1], a[1] * b[0], a[1] * b[1]]
     return min(ps), max(ps)
+
+
+def chance(draw: Callable[[st.SearchStrategy[Any]], Any], p: float) -> bool:
+    """True with probability ``p``; shrinks to False (Hypothesis shrinks floats towards 0)."""
+    return p > 0 and draw(st.floats(0, 1)) > 1 - p
 
 
 def finite_interval(lo: float, hi: float, limit: float = 1e30) -> bool:

@@ -71,11 +71,13 @@ def _binary(name: str, npfn: Any, interval: Any, err: Any, *, denominator: bool 
         out = broadcast_shapes(first.shape, info.shape)
         if out is None or not ctx.fits(out):
             return None
-        lo, hi = interval((first.lo, first.hi), (info.lo, info.hi))
-        if not finite_interval(lo, hi, 1e6):
-            return None
         swap = (not denominator) and ctx.draw(st.booleans())
         args = (b, first.vid) if swap else (first.vid, b)
+        # the interval follows the operand order actually emitted (b - first when swapped)
+        x, y = (info, first) if swap else (first, info)
+        lo, hi = interval((x.lo, x.hi), (y.lo, y.hi))
+        if not finite_interval(lo, hi, 1e6):
+            return None
         return Drawn(args, {}, out, lo, hi)
 
     def build(args: list[Any], attrs: dict[str, Any]) -> Any:
@@ -111,7 +113,7 @@ divide = _binary("divide", np.divide, _div_interval, _div_err, denominator=True)
 
 
 def _unary(name: str, npfn: Any, interval: Any, slope: Any, *, ulps: float = 1.0, floor: float = 0.0,
-           pattern: str = "elemwise", max_in: float = 1e6) -> OpSpec:
+           pattern: str = "elemwise", max_in: float = 1e6, peak_at_zero: bool = False) -> OpSpec:
     """``slope(x)`` bounds |f'| near x (propagates input error); the op's own error is
     ``ulps * u * (|f(x)| + floor)``: ``floor`` > 0 for implementations whose error is absolute
     rather than relative (TVM's tanh is a polynomial: ~1.5 u absolute error even at x ~ 1e-8)."""
@@ -129,8 +131,11 @@ def _unary(name: str, npfn: Any, interval: Any, slope: Any, *, ulps: float = 1.0
     def reference(args: list[Approx], attrs: dict[str, Any], u: float) -> Approx:
         (a,) = args
         v = npfn(a.v)
-        # slope is evaluated at the worst point of the input error interval
-        s = np.maximum(slope(a.v - a.e), slope(a.v + a.e))
+        # The largest |f'| over [v - e, v + e]: for these ops |f'| peaks at 0 and falls away from
+        # it, so it is at 0 when the interval contains 0, else at the end nearer to 0.
+        lo, hi = a.v - a.e, a.v + a.e
+        nearest = np.where((lo <= 0) & (hi >= 0), 0.0, np.where(np.abs(lo) < np.abs(hi), lo, hi))
+        s = np.maximum(np.maximum(slope(lo), slope(hi)), slope(nearest) if peak_at_zero else 0.0)
         return Approx(v, s * a.e + ulps * u * (np.abs(v) + floor))
 
     return register_op(OpSpec(name, f"relax.{name}" if name != "relu" else "relax.nn.relu", pattern,
@@ -144,7 +149,7 @@ def _sigmoid(x: np.ndarray) -> np.ndarray:
 relu = _unary("relu", lambda x: np.maximum(x, 0.0), lambda lo, hi: (max(lo, 0.0), max(hi, 0.0)),
               lambda x: np.ones_like(x))
 sigmoid = _unary("sigmoid", _sigmoid, lambda lo, hi: (0.0, 1.0),
-                 lambda x: _sigmoid(x) * (1 - _sigmoid(x)) + 1e-300, ulps=8.0, floor=1.0)
-tanh = _unary("tanh", np.tanh, lambda lo, hi: (-1.0, 1.0), lambda x: 1 - np.tanh(x) ** 2, ulps=8.0, floor=1.0)
+                 lambda x: _sigmoid(x) * (1 - _sigmoid(x)) + 1e-300, ulps=8.0, floor=1.0, peak_at_zero=True)
+tanh = _unary("tanh", np.tanh, lambda lo, hi: (-1.0, 1.0), lambda x: 1 - np.tanh(x) ** 2, ulps=8.0, floor=1.0, peak_at_zero=True)
 # exp's slope is exp itself; its interval keeps inputs small enough that no float16/32 overflow.
 exp = _unary("exp", np.exp, lambda lo, hi: (math.exp(lo), math.exp(hi)), np.exp, ulps=8.0, max_in=8.0)
