@@ -64,3 +64,23 @@ def test_reference_runs_match_numpy() -> None:
     x, y = ref.inputs
     np.testing.assert_allclose(ref.ref64, x.astype(np.float64) @ y.astype(np.float64), rtol=1e-12)
     np.testing.assert_allclose(ref.out32, ref.ref64, rtol=1e-5, atol=1e-5)
+
+
+def test_tolerance_bound_survives_a_cancelling_epilogue() -> None:
+    """max(conv, 0) - 0.25 cancels to a tiny result; a reassociated conv differs from the
+    float64 reference by the *conv's* rounding error, which the bound must allow."""
+    import numpy as np
+
+    from passcheck.oracles.tir_exec import compare, reference
+
+    spec = PrimFuncSpec("conv2d", (3, 1, 17, 9), (("out_channels", 3), ("kernel", (1, 3)), ("stride", (2, 2)),
+                                                 ("dilation", (2, 1)), ("padding", (2, 2))), "int32",
+                        prologue=True, epilogue=True, seed=31)
+    ref = reference(spec)
+    # A result a correct reassociation could give: a few float32 ulps of the sum away.
+    got = (ref.out32 + np.float32(4 * 2.0**-24) * (np.abs(ref.out32) + 0.25)).astype(np.float32)
+    assert compare(spec, got, ref, exact=False) is None
+    assert compare(spec, got, ref, exact=True) is not None
+    wrong = ref.out32.copy()
+    wrong.flat[0] += np.float32(0.01)
+    assert compare(spec, wrong, ref, exact=False) is not None
