@@ -9,6 +9,8 @@ Crashing repros run in a child process.
 |---|---|---|
 | cache_read (after compute_at) | bounds_safe_z3 | the cache block drops the producer's predicate: reads/writes at index -2 |
 | read_at | bounds_safe_z3 | copies the unguarded region of a padded read: loads X[-2] |
+| rfactor (after a non-dividing split) | bounds_safe_z3 | the write-back block drops the split predicate: stores red[5] of 5 |
+| decompose_reduction (after split, preserve_unit_iters=False) | bounds_safe_z3 | the init block drops the split predicate |
 | reverse_compute_at (padding consumer) | block_instances_exactly_once | the padding rows are never computed |
 | reverse_compute_at (under a fused loop) | block_instances_exactly_once, exec | the pooling window's reduction loops shrink to extent 1 |
 | vectorize | equivalent_by_execution | a compacted 1-element intermediate inside the vectorized loop is shared by all lanes |
@@ -83,6 +85,27 @@ def test_read_at_copies_the_unguarded_region() -> None:
     case = case_of("read_at", spec, Step("read_at", "pad", (1,), (("buffer", 0), ("scope", "global"))))
     msg = violation(G.bounds_safe_z3, case)
     assert "load X[" in msg and "evaluates to -2" in msg
+
+
+def test_rfactor_after_a_non_dividing_split_drops_the_predicate() -> None:
+    """split(i, [2, None]) of 5 iterations runs 6 guarded by i < 5; rfactor's write-back block
+    loses that guard and stores red[5]."""
+    spec = PrimFuncSpec("reduce", (5, 6), (("axes", (1,)), ("op", "sum")), "int32")
+    case = case_of("rfactor", spec, Step("split", "red", (0,), (("factors", (2, None)),)),
+                   Step("rfactor", "red", (2,), (("factor_axis", 0),)), prefix=1)
+    msg = violation(G.bounds_safe_z3, case)
+    assert "store red[i0_0 * 3 + i0_1]" in msg and "evaluates to 5, outside [0, 5)" in msg
+
+
+def test_decompose_reduction_init_block_loses_the_split_predicate() -> None:
+    """split(j, [4, 16, None], preserve_unit_iters=False) of 9 columns, then decompose_reduction
+    at j_1: the init block loops j_1_init over 16 without the guard and writes matmul[i, 9..]."""
+    spec = PrimFuncSpec("matmul", (17, 11), (("n", 9),), "int32", prologue=True, epilogue=True)
+    case = case_of("decompose_reduction", spec,
+                   Step("split", "matmul", (1,), (("factors", (4, 16, None)), ("preserve_unit_iters", False))),
+                   Step("decompose_reduction", "matmul", (2,)), prefix=1)
+    msg = violation(G.bounds_safe_z3, case)
+    assert "store matmul[i, j_0 * 16 + j_1_init]" in msg and "outside [0, 9)" in msg
 
 
 # --- wrong results ------------------------------------------------------------------------------
