@@ -115,9 +115,6 @@ def test_buggy_pass_is_caught(bug: Bug, tmp_path: Path) -> None:
         assert key[0] in proc.stdout
 
 
-@pytest.mark.xfail(strict=True, reason="properties/fuse_ops.py matches_unfused_bitwise crashes while describing "
-                   "the difference (TypeError: only 0-dimensional arrays can be converted to Python "
-                   "scalars), so the finding's kind is 'raised' instead of 'violation'")
 def test_fuse_ops_bitwise_property_reports_a_violation(tmp_path: Path) -> None:
     result = passcheck.check("FuseOps", impl=impl("fuse_ops_drops_channel"), examples=40, seed=1,
                              properties=("matches_unfused_bitwise",), shrink_seconds=5.0,

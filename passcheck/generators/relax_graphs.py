@@ -42,6 +42,7 @@ class GraphBias:
     float16: float = 0.0  # chance the graph is float16 (only ops that support it)
     first_ranks: tuple[int, ...] = (1, 2, 3, 4)
     allow_special: bool = False  # NaN/Inf input values
+    square: float = 0.0  # chance a rank-4 first input has H == W (layout bugs that swap H and W)
     extra: tuple[tuple[str, Any], ...] = field(default=())  # strategies for pass-specific extras
 
     def weight(self, op: str) -> float:
@@ -65,6 +66,8 @@ def relax_graphs(draw: Any, bias: GraphBias = GraphBias()) -> GraphSpec:
 
     rank = draw(st.sampled_from(bias.first_ranks))
     shape: list[Any] = _dims(draw, rank)
+    if rank == 4 and chance(draw, bias.square):
+        shape[3] = shape[2]
     sym_sizes: dict[str, int] = {}
     if rank and chance(draw, bias.symbolic):
         shape[0] = "n"

@@ -26,7 +26,11 @@ class Mismatch:
     count: int
     total: int
 
+    shape_note: str = ""
+
     def describe(self, name: str = "output") -> str:
+        if self.shape_note:
+            return f"{name}: {self.shape_note}"
         return (f"{name}{list(self.index)}: got {self.got!r}, reference {self.want!r} "
                 f"(|diff| {abs(self.got - self.want):.3g} > allowed {self.allowed:.3g}); "
                 f"{self.count} of {self.total} elements differ")
@@ -41,7 +45,8 @@ def checkable(ref: Approx, dtype: str) -> np.ndarray:
 def compare(got: np.ndarray, ref: Approx, dtype: str, safety: float = SAFETY) -> Mismatch | None:
     """None when ``got`` is within tolerance of ``ref`` wherever the reference is checkable."""
     if tuple(got.shape) != tuple(ref.v.shape):
-        return Mismatch((), float("nan"), float("nan"), 0.0, -1, -1)
+        return Mismatch((), float("nan"), float("nan"), 0.0, got.size, ref.v.size,
+                        shape_note=f"shape {list(got.shape)}, the reference has shape {list(ref.v.shape)}")
     g = got.astype(np.float64)
     mask = checkable(ref, dtype)
     allowed = safety * ref.e + 4 * UNIT_ROUNDOFF[dtype] * np.abs(ref.v) + TINY[dtype]

@@ -45,6 +45,9 @@ class RelaxPassSubject(Subject):
     follow_ups: tuple[str, ...] = ()  # applied after the pass under test (also after --impl)
     stage: str = ""  # name under which the module before follow-ups is kept (case.stages)
     ir: str = "relax"
+    # keyword arguments an --impl factory may accept, from the drawn extras (e.g. desired_layouts)
+    impl_args: Callable[[dict[str, Any]], dict[str, Any]] = field(default=lambda extras: {})
+    sample_extras: tuple[tuple[str, Any], ...] = ()  # to validate an --impl before the run
 
     def strategy(self, options: Options) -> st.SearchStrategy[GraphSpec]:
         bias = replace(self.bias, allow_special=options.allow_special_values)
@@ -52,9 +55,36 @@ class RelaxPassSubject(Subject):
 
     def pass_under_test(self, extras: dict[str, Any], impl: Any | None) -> Any:
         if impl is not None:
-            return _instantiate_impl(impl, extras)
+            return _instantiate_impl(impl, self.impl_args(extras))
         assert self.make_pass is not None
         return self.make_pass(extras)
+
+    def check_impl(self, impl: Any, spec: str) -> None:
+        """Fail fast (usage error, exit 2) when ``impl`` cannot give a Pass."""
+        import tvm
+
+        if isinstance(impl, tvm.transform.Pass):
+            return
+        if not callable(impl):
+            raise UsageError(f"--impl {spec}: is a {type(impl).__name__}, not a tvm.transform.Pass "
+                             "or a function returning one")
+        offered = self.impl_args(dict(self.sample_extras))
+        try:
+            params = inspect.signature(impl).parameters.values()
+        except (TypeError, ValueError):
+            params = []
+        missing = [p.name for p in params if p.default is p.empty and p.name not in offered
+                   and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+        if missing:
+            extra = f" (it may take: {', '.join(offered)})" if offered else ""
+            raise UsageError(f"--impl {spec}: needs argument(s) {', '.join(missing)} that passcheck cannot "
+                             f"supply{extra}; give a Pass or a zero-argument function returning one")
+        try:
+            made = _instantiate_impl(impl, offered)
+        except Exception as e:  # noqa: BLE001 - a factory that cannot build its pass is bad input
+            raise UsageError(f"--impl {spec}: calling it raised {type(e).__name__}: {_last_line(e)}") from None
+        if not isinstance(made, tvm.transform.Pass):
+            raise UsageError(f"--impl {spec}: returned {type(made).__name__}, not a tvm.transform.Pass")
 
     def make_case(self, example: GraphSpec, impl: Any | None, options: Options) -> RelaxCase:
         import tvm
@@ -89,16 +119,26 @@ class RelaxPassSubject(Subject):
     def describe_example(self, example: GraphSpec) -> str:
         return f"{len(example.nodes)} ops: {', '.join(example.ops())}"
 
+    def simplifications(self, example: GraphSpec) -> Any:
+        from passcheck.generators.graph_shrink import simplifications
 
-def _instantiate_impl(impl: Any, extras: dict[str, Any]) -> Any:
-    """``impl`` is a Pass, or a callable: zero-argument, or taking the drawn extras by name
-    (e.g. ``desired_layouts`` for AlterOpLayout) so a user's pass sees the same request."""
+        return simplifications(example)
+
+
+def _instantiate_impl(impl: Any, offered: dict[str, Any]) -> Any:
+    """``impl`` is a Pass, or a callable: zero-argument, or taking some of the offered
+    arguments by name (e.g. ``desired_layouts`` for AlterOpLayout, so a user's pass sees the
+    same request as the properties)."""
     import tvm
 
     if isinstance(impl, tvm.transform.Pass):
         return impl
-    params = inspect.signature(impl).parameters
-    kwargs = {k: v for k, v in extras.items() if k in params}
+    try:
+        params = inspect.signature(impl).parameters
+    except (TypeError, ValueError):
+        params = {}  # type: ignore[assignment]
+    takes_all = any(p.kind == p.VAR_KEYWORD for p in params.values())
+    kwargs = {k: v for k, v in offered.items() if takes_all or k in params}
     return impl(**kwargs)
 
 
@@ -132,7 +172,7 @@ _add(RelaxPassSubject(
     name="FuseOps",
     aliases=("relax.FuseOps", "FuseTIR", "relax.transform.FuseOps"),
     summary="operator fusion: LegalizeOps, AnnotateTIROpPattern, then FuseOps + FuseTIR",
-    bias=GraphBias(op_weights=_FUSE_WEIGHTS, max_nodes=8, symbolic=0.2),
+    bias=GraphBias(op_weights=_FUSE_WEIGHTS, max_nodes=8, symbolic=0.2, float16=0.1),
     prerequisites=("LegalizeOps", "AnnotateTIROpPattern"),
     make_pass=lambda extras: _t().FuseOps(),
     follow_ups=("FuseTIR",),
@@ -142,7 +182,7 @@ _add(RelaxPassSubject(
     name="FoldConstant",
     aliases=("relax.FoldConstant", "relax.transform.FoldConstant"),
     summary="constant folding of constant-only subgraphs",
-    bias=GraphBias(const_bias=0.6, prefer_const=0.5, max_nodes=8, symbolic=0.1),
+    bias=GraphBias(const_bias=0.6, prefer_const=0.5, max_nodes=8, symbolic=0.1, float16=0.1),
     make_pass=lambda extras: _t().FoldConstant(),
     stage="FoldConstant",
 ))
@@ -152,9 +192,12 @@ _add(RelaxPassSubject(
     summary="layout conversion (Relax ConvertLayout) with Hypothesis-drawn desired layouts",
     bias=GraphBias(op_weights=(("conv2d", 6.0), ("max_pool2d", 1.5), ("avg_pool2d", 1.5), ("relu", 2.0),
                                ("add", 2.0), ("batch_norm", 1.0)),
-                   first_ranks=(4,), max_nodes=7, symbolic=0.0, extra=(("desired_layouts", _layouts),)),
+                   first_ranks=(4,), max_nodes=7, symbolic=0.0, square=0.5, float16=0.1,
+                   extra=(("desired_layouts", _layouts),)),
     make_pass=lambda extras: _t().ConvertLayout(_desired_layouts(extras)),
     stage="ConvertLayout",
+    impl_args=lambda extras: {"desired_layouts": _desired_layouts(extras)},
+    sample_extras=(("desired_layouts", (("relax.nn.conv2d", ("NHWC", "OHWI")),)),),
 ))
 _add(RelaxPassSubject(
     name="SimplifyInference",

@@ -120,14 +120,13 @@ def run(config: RunConfig, progress: Progress | None = None) -> RunResult:
 
     t_start = time.perf_counter()
     subject, names = select_properties(config)
-    if config.impl is not None:
-        load_impl(config.impl)  # fail fast in the runner with a one-line error
-    elif subject.name == config.subject and ":" in config.subject:
-        pass
     impl = config.impl
     if impl is None and getattr(subject, "make_pass", "x") is None:
         impl = config.subject  # PASS given as an import spec: it is the implementation
-        load_impl(impl)
+    if impl is not None:
+        obj = load_impl(impl)  # fail fast in the runner with a one-line error
+        if hasattr(subject, "check_impl"):
+            subject.check_impl(obj, impl)
     wconf = WorkerConfig(subject.name if ":" not in config.subject else config.subject, config.ir, impl,
                          tuple(names), tuple(str(Path(f).resolve()) for f in config.property_files),
                          config.options)
@@ -181,7 +180,9 @@ def run(config: RunConfig, progress: Progress | None = None) -> RunResult:
     t_shrink = time.perf_counter()
     best: dict[str, tuple[Any, Outcome, ExampleResult]] = {}
     if first_fail:
-        best = _shrink(config, strategy, evaluate, set(first_fail), progress)
+        kinds = {n: o.kind for n, (_, o, _) in first_fail.items()}
+        best = _shrink(config, strategy, evaluate, kinds, progress)
+        best = _simplify(config, subject, evaluate, kinds, best)
     findings = []
     for n in names:
         if n not in first_fail:
@@ -213,8 +214,15 @@ def _size(example: Any) -> int:
     return len(repr(example))
 
 
+def _same_failure(res: ExampleResult, name: str, kind: str) -> bool:
+    """A candidate reproduces a finding only if the same property fails the same way: a
+    violation must not shrink into, say, an unrelated exception raised while checking."""
+    o = res.outcomes.get(name)
+    return o is not None and o.status == VIOLATED and o.kind == kind
+
+
 def _shrink(config: RunConfig, strategy: Any, evaluate: Callable[[Any], ExampleResult],
-            targets: set[str], progress: Progress | None) -> dict[str, tuple[Any, Outcome, ExampleResult]]:
+            targets: dict[str, str], progress: Progress | None) -> dict[str, tuple[Any, Outcome, ExampleResult]]:
     errors = {n: type(f"PropertyFailed_{n}", (Exception,), {}) for n in sorted(targets)}
     best: dict[str, tuple[Any, Outcome, ExampleResult]] = {}
     started: list[float] = []
@@ -228,7 +236,7 @@ def _shrink(config: RunConfig, strategy: Any, evaluate: Callable[[Any], ExampleR
             return  # budget spent: stop evaluating, Hypothesis finishes quickly
         res = evaluate(example)
         calls[0] += 1
-        failing = [n for n in sorted(res.failed) if n in targets]
+        failing = [n for n in sorted(targets) if _same_failure(res, n, targets[n])]
         for n in failing:
             cur = best.get(n)
             if cur is None or _size(example) <= _size(cur[0]):
@@ -246,3 +254,30 @@ def _shrink(config: RunConfig, strategy: Any, evaluate: Callable[[Any], ExampleR
         if isinstance(e, KeyboardInterrupt):
             raise
     return best
+
+
+def _simplify(config: RunConfig, subject: Any, evaluate: Callable[[Any], ExampleResult],
+              kinds: dict[str, str], best: dict[str, tuple[Any, Outcome, ExampleResult]],
+              ) -> dict[str, tuple[Any, Outcome, ExampleResult]]:
+    """Structural clean-up after Hypothesis: try the subject's smaller variants of each minimal
+    example (e.g. a graph without one of its ops) and keep any that still fails the same way.
+    Hypothesis shrinks the draws; this removes what the draws cannot (an op in the middle)."""
+    candidates = getattr(subject, "simplifications", None)
+    if candidates is None:
+        return best
+    deadline = time.perf_counter() + max(5.0, config.shrink_seconds / 2)
+    out = dict(best)
+    for name, (example, outcome, res) in best.items():
+        improved = True
+        while improved and time.perf_counter() < deadline:
+            improved = False
+            for cand in candidates(example):
+                if time.perf_counter() > deadline:
+                    break
+                r = evaluate(cand)
+                if r.rejected is None and _same_failure(r, name, kinds[name]):
+                    example, outcome, res = cand, r.outcomes[name], r
+                    improved = True
+                    break
+        out[name] = (example, outcome, res)
+    return out

@@ -145,6 +145,33 @@ def context() -> Any:
     return _CTX
 
 
+class _main_module_hidden:
+    """Start children without re-running the caller's script.
+
+    multiprocessing re-imports ``__main__`` in a forkserver child (as with spawn), so a script
+    calling ``passcheck.check()`` without an ``if __name__ == "__main__":`` guard would run
+    itself again in the worker. The worker needs nothing from ``__main__`` (everything it loads
+    comes by module path), so the script's path is hidden while the child starts.
+    """
+
+    def __enter__(self) -> None:
+        import sys
+
+        self.main = sys.modules.get("__main__")
+        self.saved: dict[str, Any] = {}
+        for attr in ("__file__", "__spec__"):
+            if self.main is not None and hasattr(self.main, attr):
+                self.saved[attr] = getattr(self.main, attr)
+                if attr == "__file__":
+                    delattr(self.main, attr)
+                else:
+                    setattr(self.main, attr, None)
+
+    def __exit__(self, *exc: object) -> None:
+        for attr, value in self.saved.items():
+            setattr(self.main, attr, value)
+
+
 class WorkerDied(Exception):
     def __init__(self, kind: str, stage: str, detail: str) -> None:
         super().__init__(detail)
@@ -176,7 +203,8 @@ class Worker:
             fd, self.log_path = tempfile.mkstemp(prefix="passcheck-worker-", suffix=".log")
             os.close(fd)
         self.proc = ctx.Process(target=serve, args=(child, self.config, self.log_path), daemon=True)
-        self.proc.start()
+        with _main_module_hidden():
+            self.proc.start()
         child.close()
         self.conn = parent
         if not parent.poll(self.start_timeout):
