@@ -32,6 +32,7 @@ class TirCase(Case):
         self.reassociates = False
         self.unsafe = False
         self.primitive: str | None = None
+        self.semantics_note: str | None = None  # set when the steps change values by design
         self.z3_timeout_ms = 2000
 
     # derived views, memoized ----------------------------------------------------------------

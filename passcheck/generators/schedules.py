@@ -77,6 +77,7 @@ class Primitive:
     reassociates: bool = False  # may change the order in which a reduction adds up
     unsafe: bool = False  # TVM documents it as not checked (unsafe_*): only structural checks
     update: Callable[[View, Step], View] = field(default=lambda v, s: v)
+    min_stages: int = 1  # blocks the PrimFunc needs (merge wants two nests to merge)
 
 
 # --------------------------------------------------------------------------------------------
@@ -425,7 +426,7 @@ PRIMITIVES: dict[str, Primitive] = {p.name: p for p in [
     _P("annotate", d_annotate, "annotate (and maybe unannotate) a block or loop"),
     _P("add_unit_loop", d_add_unit_loop, "add a unit loop above a block or loop"),
     _P("loop_partition", d_loop_partition, "partition a loop into consecutive loops"),
-    _P("merge", d_merge, "merge loops of different nests with equal extents"),
+    _P("merge", d_merge, "merge loops of different nests with equal extents", min_stages=2),
     _P("reorder_block_iter_var", d_reorder_block_iter_var, "permute a block's iterator list"),
     _P("rolling_buffer", d_rolling_buffer, "turn an intermediate buffer into a rolling buffer", kinds=PADDED),
     _P("decompose_padding", d_decompose_padding, "split a padding block into fill and copy", kinds=PADDED),
@@ -492,6 +493,8 @@ def schedule_examples(
     pool = tuple(sequence) if sequence else SEQUENCE
     prim = PRIMITIVES[primitive] if primitive else None
     spec_st = specs if specs is not None else primfunc_specs(prim.kinds if prim else None)
+    if prim is not None and prim.min_stages > 1:
+        spec_st = spec_st.filter(lambda s: len(stages(s)) >= prim.min_stages)
 
     @st.composite
     def draw_example(draw: st.DrawFn) -> ScheduleExample:

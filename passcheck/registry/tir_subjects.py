@@ -161,6 +161,17 @@ def _apply_under_test(case: TirCase, sch: Any, steps: tuple[Step, ...], impl: An
     case.after = sch.mod
 
 
+def _set_flags(case: TirCase, spec: PrimFuncSpec, steps: tuple[Step, ...]) -> None:
+    """What the properties may assume about the steps that ran."""
+    case.executable &= all(PRIMITIVES[s.prim].executable for s in steps)
+    case.reassociates = reassociates(ScheduleExample(spec, steps, 0))
+    case.unsafe = any(PRIMITIVES[s.prim].unsafe for s in steps)
+    if spec.epilogue and spec.epilogue_op != "bias" and any(s.prim == "fuse_reduction_epilogue" for s in steps):
+        # Documented: fusing a non-linear epilogue (ReLU, clipping) applies it at every
+        # reduction step. Only the linear (bias) form must keep the values.
+        case.semantics_note = "fuse_reduction_epilogue of a non-linear epilogue changes values by design"
+
+
 class PrimitiveSubject(Subject):
     """One schedule primitive, applied after 0-2 preparatory steps."""
 
@@ -186,10 +197,7 @@ class PrimitiveSubject(Subject):
             return case
         case.before = sch.mod
         _apply_under_test(case, sch, example.steps[example.prefix:], impl)
-        steps = example.steps
-        case.executable &= all(PRIMITIVES[s.prim].executable for s in steps)
-        case.reassociates = reassociates(ScheduleExample(example.spec, steps, 0))
-        case.unsafe = any(PRIMITIVES[s.prim].unsafe for s in steps)
+        _set_flags(case, example.spec, example.steps)
         return case
 
     def describe_example(self, example: ScheduleExample) -> str:
@@ -217,9 +225,7 @@ class ScheduleSubject(PrimitiveSubject):
         sch = s_tir.Schedule(mod, seed=example.spec.seed % (2**31 - 1) + 1, error_render_level="fast")
         case.before = mod
         _apply_under_test(case, sch, example.steps, impl, skip_refused=True)
-        case.executable &= all(PRIMITIVES[s.prim].executable for s in example.steps)
-        case.reassociates = reassociates(example)
-        case.unsafe = any(PRIMITIVES[s.prim].unsafe for s in example.steps)
+        _set_flags(case, example.spec, example.steps)
         return case
 
 

@@ -9,6 +9,7 @@ Crashing repros run in a child process.
 |---|---|---|
 | cache_read (after compute_at) | bounds_safe_z3 | the cache block drops the producer's predicate: reads/writes at index -2 |
 | read_at | bounds_safe_z3 | copies the unguarded region of a padded read: loads X[-2] |
+| blockize (of a predicated loop) | bounds_safe_z3 | the wrapped block loses its predicate: reads X[i, 1..6] of X[:, 0:1] |
 | rfactor (after a non-dividing split) | bounds_safe_z3 | the write-back block drops the split predicate: stores red[5] of 5 |
 | decompose_reduction (after split, preserve_unit_iters=False) | bounds_safe_z3 | the init block drops the split predicate |
 | reverse_compute_at (padding consumer) | block_instances_exactly_once | the padding rows are never computed |
@@ -16,7 +17,7 @@ Crashing repros run in a child process.
 | vectorize | equivalent_by_execution | a compacted 1-element intermediate inside the vectorized loop is shared by all lanes |
 | reindex (after reverse_compute_at) | equivalent_by_execution | the copy-back runs after the consumer already read the buffer |
 | write_at (after decompose_reduction) | equivalent_by_execution | the init block still writes the original buffer; the cache accumulates garbage |
-| fuse_reduction_epilogue | equivalent_by_execution | accepts `max(x, 0) - c` (not a supported pattern) and applies it at every step |
+| fuse_reduction_epilogue | equivalent_by_execution | folds a bias epilogue into a *max* reduction's init |
 | pad_einsum | equivalent_by_execution | accepts a max reduction and pads it with zeros |
 | loop_partition | crash | SIGSEGV on a loop holding two blocks |
 | merge | crash | SIGSEGV when a loop is merged with itself |
@@ -108,6 +109,17 @@ def test_decompose_reduction_init_block_loses_the_split_predicate() -> None:
     assert "store matmul[i, j_0 * 16 + j_1_init]" in msg and "outside [0, 9)" in msg
 
 
+def test_blockize_drops_the_predicate_of_the_loop_it_wraps() -> None:
+    """split of a unit loop by 7 (preserve_unit_iters=False) leaves i1_1 in [0, 7) guarded by
+    i1_1 < 1; blockize of i1_1 moves the block under a new outer block without that guard."""
+    spec = PrimFuncSpec("elementwise", (3, 1), (("depth", 1),), "int32", prologue=True)
+    case = case_of("blockize", spec,
+                   Step("split", "pre", (1,), (("factors", (None, 7)), ("preserve_unit_iters", False))),
+                   Step("blockize", "pre", (2,), (("preserve_unit_iters", False),)), prefix=1)
+    msg = violation(G.bounds_safe_z3, case)
+    assert "load X[i0, i1_1]" in msg and "outside [0, 1)" in msg
+
+
 # --- wrong results ------------------------------------------------------------------------------
 
 
@@ -157,13 +169,16 @@ def test_write_at_after_decompose_reduction_leaves_the_init_behind() -> None:
     assert "computes different values" in violation(G.equivalent_by_execution, case)
 
 
-def test_fuse_reduction_epilogue_accepts_an_unsupported_epilogue() -> None:
-    spec = PrimFuncSpec("matmul", (3, 4), (("n", 2),), "int32", epilogue=True, seed=2)  # post = max(x, 0) - 0.25
-    case = case_of("fuse_reduction_epilogue", spec, Step("fuse_reduction_epilogue", "matmul", (), (("epilogue", "post"),)))
+def test_fuse_reduction_epilogue_folds_a_bias_into_a_max_reduction() -> None:
+    """The Bias pattern (`out = red + b`) is exact for a sum: the bias becomes the init. For a
+    max reduction it is not (max(b, x...) != max(x...) + b), yet the primitive accepts it."""
+    spec = PrimFuncSpec("pool", (1, 4, 9, 6), (("op", "max"), ("kernel", (3, 1)), ("stride", (2, 2)),
+                                               ("padding", (2, 0))), "int64", epilogue=True, epilogue_op="bias", seed=3)
+    case = case_of("fuse_reduction_epilogue", spec, Step("fuse_reduction_epilogue", "pool", (), (("epilogue", "post"),)))
     assert "computes different values" in violation(G.equivalent_by_execution, case)
-    # The supported linear form (bias) stays exact.
-    bias = PrimFuncSpec("matmul", (3, 4), (("n", 2),), "int32", epilogue=True, seed=2, epilogue_op="bias")
-    G.equivalent_by_execution(case_of("fuse_reduction_epilogue", bias,
+    # The same bias on a sum stays exact.
+    mm = PrimFuncSpec("matmul", (3, 4), (("n", 2),), "int32", epilogue=True, seed=2, epilogue_op="bias")
+    G.equivalent_by_execution(case_of("fuse_reduction_epilogue", mm,
                                       Step("fuse_reduction_epilogue", "matmul", (), (("epilogue", "post"),))))
 
 
