@@ -10,6 +10,7 @@ Crashing repros run in a child process.
 | cache_read (after compute_at) | bounds_safe_z3 | the cache block drops the producer's predicate: reads/writes at index -2 |
 | read_at | bounds_safe_z3 | copies the unguarded region of a padded read: loads X[-2] |
 | blockize (of a predicated loop) | bounds_safe_z3 | the wrapped block loses its predicate: reads X[i, 1..6] of X[:, 0:1] |
+| write_at (after a non-dividing split) | bounds_safe_z3 | the write-back drops the split predicate: stores ew1[5] of 5 |
 | rfactor (after a non-dividing split) | bounds_safe_z3 | the write-back block drops the split predicate: stores red[5] of 5 |
 | decompose_reduction (after split, preserve_unit_iters=False) | bounds_safe_z3 | the init block drops the split predicate |
 | reverse_compute_at (padding consumer) | block_instances_exactly_once | the padding rows are never computed |
@@ -118,6 +119,16 @@ def test_blockize_drops_the_predicate_of_the_loop_it_wraps() -> None:
                    Step("blockize", "pre", (2,), (("preserve_unit_iters", False),)), prefix=1)
     msg = violation(G.bounds_safe_z3, case)
     assert "load X[i0, i1_1]" in msg and "outside [0, 1)" in msg
+
+
+def test_write_at_write_back_drops_the_split_predicate() -> None:
+    """write_at under a non-dividing split: the copy back to the output runs at i = 5 too,
+    writing past the end of the output parameter (heap corruption if executed)."""
+    spec = PrimFuncSpec("elementwise", (5,), (("depth", 2),), "int32")
+    case = case_of("write_at", spec, Step("split", "ew1", (0,), (("factors", (2, None)),)),
+                   Step("write_at", "ew1", (1,), (("buffer", 0), ("scope", "global"))), prefix=1)
+    msg = violation(G.bounds_safe_z3, case)
+    assert "store ew1[i0_0 * 3 + i0_1]" in msg and "i0_0=1, i0_1=2" in msg
 
 
 # --- wrong results ------------------------------------------------------------------------------
