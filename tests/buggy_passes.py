@@ -17,7 +17,7 @@ expects). The bugs are realistic ones, the kind a pass author could ship:
   operands have different ranks.
 * ``fold_constant_segfaults_on_exp``  FoldConstant that dereferences NULL when the module has an
   ``exp`` or a ``tanh``.
-* ``fold_constant_hangs_on_sigmoid``  FoldConstant that never returns when the module has a
+* ``fold_constant_hangs_on_multiply``  FoldConstant that never returns when the module has a
   ``sigmoid``.
 """
 
@@ -252,12 +252,12 @@ def fold_constant_segfaults_on_exp() -> tvm.transform.Pass:
     return transform
 
 
-def fold_constant_hangs_on_sigmoid() -> tvm.transform.Pass:
-    """Never returns when the module has a ``sigmoid``."""
+def fold_constant_hangs_on_multiply() -> tvm.transform.Pass:
+    """Never returns when the module has a ``multiply``."""
 
     @tvm.transform.module_pass(opt_level=0, name="FoldConstantHangs")
     def transform(mod: tvm.IRModule, ctx: Any) -> tvm.IRModule:
-        if _has_op(mod, "relax.sigmoid"):
+        if _has_op(mod, "relax.multiply"):
             while True:
                 time.sleep(1.0)
         return relax.transform.FoldConstant()(mod)

@@ -182,7 +182,8 @@ _add(RelaxPassSubject(
     name="FoldConstant",
     aliases=("relax.FoldConstant", "relax.transform.FoldConstant"),
     summary="constant folding of constant-only subgraphs",
-    bias=GraphBias(const_bias=0.6, prefer_const=0.5, max_nodes=8, symbolic=0.1, float16=0.1),
+    bias=GraphBias(op_weights=(("add", 2.0), ("subtract", 2.0), ("multiply", 2.0), ("divide", 2.0)),
+                   const_bias=0.7, prefer_const=0.6, max_nodes=8, symbolic=0.1, float16=0.1),
     make_pass=lambda extras: _t().FoldConstant(),
     stage="FoldConstant",
 ))
