@@ -20,6 +20,7 @@ Crashing repros run in a child process.
 | write_at (after decompose_reduction) | equivalent_by_execution | the init block still writes the original buffer; the cache accumulates garbage |
 | fuse_reduction_epilogue | equivalent_by_execution | folds a bias epilogue into a *max* reduction's init |
 | pad_einsum | equivalent_by_execution | accepts a max reduction and pads it with zeros |
+| merge | equivalent_by_execution | merges a consumer's loop into an earlier producer's nest, before its input exists |
 | loop_partition | crash | SIGSEGV on a loop holding two blocks |
 | merge | crash | SIGSEGV when a loop is merged with itself |
 | cache_index | transformation_does_not_raise | InternalError "empty SeqStmt" on a block with nothing to cache |
@@ -191,6 +192,14 @@ def test_fuse_reduction_epilogue_folds_a_bias_into_a_max_reduction() -> None:
     mm = PrimFuncSpec("matmul", (3, 4), (("n", 2),), "int32", epilogue=True, seed=2, epilogue_op="bias")
     G.equivalent_by_execution(case_of("fuse_reduction_epilogue", mm,
                                       Step("fuse_reduction_epilogue", "matmul", (), (("epilogue", "post"),))))
+
+
+def test_merge_ignores_producer_consumer_order() -> None:
+    """merge of the consumer's outer loop with an earlier producer's puts the consumer first:
+    `post` reads `ew1` before the (later) nest that computes it."""
+    spec = PrimFuncSpec("elementwise", (3, 3, 8), (("depth", 2),), "int32", epilogue=True)
+    case = case_of("merge", spec, Step("merge", "post", (0,), (("other", "ew0"),)))
+    assert "computes different values" in violation(G.equivalent_by_execution, case)
 
 
 def test_pad_einsum_pads_a_max_reduction_with_zeros() -> None:
