@@ -104,6 +104,8 @@ def equivalent_by_execution(case: Any) -> None:
     try:
         got = tir_exec.run_scheduled(case.spec, after)
     except Exception as e:  # noqa: BLE001 - failing to compile proved-safe code is a bug
+        if _preparation_fails_to_build(case):
+            raise Discard("the preparatory steps alone already fail to build (their own subjects report it)") from None
         raise Violation(f"compiling/running the output of {case.subject} raised {_first_line(e)}; schedule:\n"
                         f"{case.trace_text()}") from None
     ref = tir_exec.reference(case.spec)
@@ -114,6 +116,18 @@ def equivalent_by_execution(case: Any) -> None:
                           "report it)")
         raise Violation(f"after {case.subject} the kernel computes different values: {bad.describe()}; "
                         f"schedule:\n{case.trace_text()}")
+
+
+def _preparation_fails_to_build(case: Any) -> bool:
+    from passcheck.oracles import tir_exec
+
+    if not case.prefix or case.before is None or not _bounds(case, "before").safe:
+        return False
+    try:
+        tir_exec.run_scheduled(case.spec, case.before)
+    except Exception:  # noqa: BLE001
+        return True
+    return False
 
 
 def _preparation_already_wrong(case: Any) -> bool:

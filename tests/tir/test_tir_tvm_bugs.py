@@ -8,6 +8,7 @@ Crashing repros run in a child process.
 | primitive | property | what goes wrong |
 |---|---|---|
 | cache_read (after compute_at) | bounds_safe_z3 | the cache block drops the producer's predicate: reads/writes at index -2 |
+| split (symbolic int32 extent) | bounds_safe_z3 | tail index wraps past INT32_MAX when n + 1 = 2**31 - 1; the guard wraps too |
 | read_at | bounds_safe_z3 | copies the unguarded region of a padded read: loads X[-2] |
 | blockize (of a predicated loop) | bounds_safe_z3 | the wrapped block loses its predicate: reads X[i, 1..6] of X[:, 0:1] |
 | write_at (after a non-dividing split) | bounds_safe_z3 | the write-back drops the split predicate: stores ew1[5] of 5 |
@@ -30,6 +31,7 @@ Crashing repros run in a child process.
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import textwrap
@@ -78,6 +80,17 @@ def test_cache_read_after_compute_at_drops_the_predicate() -> None:
                    Step("cache_read", "pad", (), (("buffer", 0), ("scope", "global"))), prefix=1)
     msg = violation(G.bounds_safe_z3, case)
     assert "pre_global[" in msg and "evaluates to -2" in msg and "y=0" in msg
+
+
+def test_split_tail_index_wraps_in_int32_near_the_largest_extent() -> None:
+    """A symbolic int32 extent: split(i, [None, 3]) of n + 1 iterations computes i_0 * 3 + i_1
+    up to 3 * ceil((n + 1) / 3) - 1, which for n + 1 = 2**31 - 1 (a legal int32-indexed
+    buffer) exceeds INT32_MAX and wraps to -2**31; the tail guard `i_0 * 3 + i_1 < n + 1`
+    wraps too and lets the access through. Index arithmetic is not widened to int64."""
+    spec = PrimFuncSpec("pad", (1,), (("pads", ((0, 1),)),), "int32", symbolic=True)
+    case = case_of("split", spec, Step("split", "pad", (0,), (("factors", (None, 3)), ("preserve_unit_iters", False))))
+    msg = violation(G.bounds_safe_z3, case)
+    assert "evaluates to -2147483648" in msg and re.search(r"n=214748364[56]\b", msg)
 
 
 def test_read_at_copies_the_unguarded_region() -> None:
