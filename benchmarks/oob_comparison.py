@@ -161,6 +161,16 @@ def tvm_bug_cache_read() -> Any:
     return sch.mod["main"]
 
 
+def split_wraps_int32() -> Any:
+    """A real split of a symbolic int32 extent: near n = 2**31 the tail index wraps (and so
+    does its guard); exact machine integers are needed to see it."""
+    from passcheck.generators.primfuncs import PrimFuncSpec, build_primfunc
+
+    sch = s_tir.Schedule(build_primfunc(PrimFuncSpec("pad", (1,), (("pads", ((0, 1),)),), "int32", symbolic=True)))
+    sch.split(sch.get_loops("pad")[0], [None, 3], preserve_unit_iters=False)
+    return sch.mod["main"]
+
+
 @dataclass
 class Case:
     name: str
@@ -186,6 +196,7 @@ CASES = [
     Case("symbolic guarded i + 1 < n", sym_guarded, False),
     Case("symbolic fused loop f < 48n", sym_fused_safe, False),
     Case("TVM bug: cache_read after compute_at", tvm_bug_cache_read(), True),
+    Case("TVM bug: symbolic int32 split tail wraps", split_wraps_int32(), True),
 ]
 
 # --- the three checkers ------------------------------------------------------------------------
