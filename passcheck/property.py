@@ -84,6 +84,7 @@ def prop(*passes: str, ir: str = "relax", name: str | None = None) -> Callable[[
                 ir=ir,
                 doc=inspect.getdoc(func) or "",
                 module=func.__module__,
+                origin="builtin" if func.__module__ in BUILTIN_MODULES else f"module {func.__module__}",
             )
         )
         func.__passcheck_property__ = pname  # type: ignore[attr-defined]

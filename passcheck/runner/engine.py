@@ -90,14 +90,21 @@ def select_properties(config: RunConfig) -> tuple[Any, list[str]]:
     from passcheck.registry.lookup import resolve
 
     props.load_builtin()
+    files = {str(Path(f).resolve()) for f in config.property_files}
     for f in config.property_files:
         props.load_file(f)
     subject = resolve(config.subject, config.ir)
-    applicable = [p for p in props.all_properties() if p.applies_to(subject.names, subject.ir)]
+    # Only what the worker will load too: the shipped properties and the given files (a
+    # property registered some other way in this process does not exist in the worker).
+    applicable = [p for p in props.all_properties() if p.applies_to(subject.names, subject.ir)
+                  and (p.origin == "builtin" or str(Path(p.origin).resolve()) in files)]
     if config.properties:
         names = []
         for n in config.properties:
             p = props.get(n)
+            if p.origin != "builtin" and p not in applicable:
+                raise UsageError(f"property {n!r} comes from {p.origin}; put it in a file and pass it "
+                                 "with --properties (property_files=...) so the worker can load it")
             if p not in applicable:
                 raise UsageError(f"property {n!r} does not apply to {subject.name} "
                                  f"(it is for {', '.join(p.passes)}, ir={p.ir})")
