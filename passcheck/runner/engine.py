@@ -142,6 +142,7 @@ def run(config: RunConfig, progress: Progress | None = None) -> RunResult:
     strategy = subject.strategy(config.options)
     stats = {n: PropertyStats() for n in names}
     first_fail: dict[str, tuple[Any, Outcome, ExampleResult]] = {}
+    first_call: dict[str, int] = {}  # call index (rejected draws included) of each first failure
     counts = {"examples": 0, "rejected": 0, "discarded": 0}
 
     def evaluate(example: Any) -> ExampleResult:
@@ -173,7 +174,9 @@ def run(config: RunConfig, progress: Progress | None = None) -> RunResult:
                 st.held += 1
             elif o.status == VIOLATED:
                 st.violated += 1
-                first_fail.setdefault(n, (example, o, res))
+                if n not in first_fail:
+                    first_fail[n] = (example, o, res)
+                    first_call[n] = counts["examples"] + counts["rejected"]
             else:
                 st.discarded += 1
         if progress:
@@ -188,7 +191,14 @@ def run(config: RunConfig, progress: Progress | None = None) -> RunResult:
     best: dict[str, tuple[Any, Outcome, ExampleResult]] = {}
     if first_fail:
         kinds = {n: o.kind for n, (_, o, _) in first_fail.items()}
-        best = _shrink(config, strategy, evaluate, kinds, progress)
+        per_target = max(15.0, config.shrink_seconds / len(kinds))
+        for n in sorted(kinds, key=lambda k: first_call[k]):
+            if n in best:
+                continue  # already found (and shrunk) while hunting an earlier property
+            found = _shrink(config, strategy, evaluate, kinds, n, first_call[n], per_target, progress)
+            for k, v in found.items():
+                if k not in best or _size(v[0]) < _size(best[k][0]):
+                    best[k] = v
         best = _simplify(config, subject, evaluate, kinds, best)
     findings = []
     for n in names:
@@ -229,31 +239,45 @@ def _same_failure(res: ExampleResult, name: str, kind: str) -> bool:
 
 
 def _shrink(config: RunConfig, strategy: Any, evaluate: Callable[[Any], ExampleResult],
-            targets: dict[str, str], progress: Progress | None) -> dict[str, tuple[Any, Outcome, ExampleResult]]:
-    errors = {n: type(f"PropertyFailed_{n}", (Exception,), {}) for n in sorted(targets)}
+            targets: dict[str, str], target: str, first_call: int, budget: float,
+            progress: Progress | None) -> dict[str, tuple[Any, Outcome, ExampleResult]]:
+    """Regenerate the explore run's examples (same seed) up to where ``target`` first failed,
+    then let Hypothesis shrink it; failures of other targets seen meanwhile are kept too.
+
+    One hunt per property, because Hypothesis stops generating soon after the first bug it
+    finds: a property that first failed late would never be reached in a shared hunt."""
     best: dict[str, tuple[Any, Outcome, ExampleResult]] = {}
     started: list[float] = []
     calls = [0]
+
+    class TargetFailed(Exception):
+        pass
 
     @seed(config.seed)
     @_settings(config.examples, [Phase.explicit, Phase.generate, Phase.shrink])
     @given(strategy)
     def hunt(example: Any) -> None:
-        if started and time.perf_counter() - started[0] > config.shrink_seconds:
-            return  # budget spent: stop evaluating, Hypothesis finishes quickly
-        res = evaluate(example)
         calls[0] += 1
-        failing = [n for n in sorted(targets) if _same_failure(res, n, targets[n])]
-        for n in failing:
-            cur = best.get(n)
-            if cur is None or _size(example) <= _size(cur[0]):
-                best[n] = (example, res.outcomes[n], res)
+        if started and time.perf_counter() - started[0] > budget:
+            return  # budget spent: stop evaluating, Hypothesis finishes quickly
+        if not started and calls[0] > first_call + 1 + first_call // 10:
+            return  # the stream diverged from the explore run: the failure will not come back
+        res = evaluate(example)
+        if res.rejected is not None:
+            from hypothesis import reject
+
+            reject()  # as in the explore run, so both runs draw the same stream
+        for n in sorted(targets):
+            if _same_failure(res, n, targets[n]):
+                cur = best.get(n)
+                if cur is None or _size(example) <= _size(cur[0]):
+                    best[n] = (example, res.outcomes[n], res)
         if progress:
             progress("shrink", calls[0], 0, len(best))
-        if failing:
+        if _same_failure(res, target, targets[target]):
             if not started:
                 started.append(time.perf_counter())
-            raise errors[failing[0]]()
+            raise TargetFailed()
 
     try:
         hunt()
