@@ -23,9 +23,9 @@ from passcheck.registry.tir_subjects import TIR_SUBJECTS
 
 # No known TVM bug is reachable from these primitives' own examples (the preparatory steps that
 # run before them discard an example when they themselves go wrong).
-CLEAN = ("split", "fuse", "reorder", "compute_at", "compute_inline", "cache_read", "cache_write", "parallel", "bind",
+CLEAN = ("split", "fuse", "reorder", "compute_at", "compute_inline", "cache_read", "parallel", "bind",
          "transform_layout", "transform_block_layout", "storage_align", "set_scope",
-         "annotate", "add_unit_loop", "reorder_block_iter_var", "reverse_compute_inline", "unsafe_set_dtype",
+         "annotate", "add_unit_loop", "reorder_block_iter_var", "unsafe_set_dtype",
          "unsafe_hide_buffer_access",
          "sample_perfect_tile", "sample_partitioned_tile", "sample_categorical", "sample_compute_location")
 

@@ -19,12 +19,14 @@ Crashing repros run in a child process.
 | vectorize | equivalent_by_execution | a compacted 1-element intermediate inside the vectorized loop is shared by all lanes |
 | reindex (after reverse_compute_at) | equivalent_by_execution | the copy-back runs after the consumer already read the buffer |
 | write_at (after decompose_reduction) | equivalent_by_execution | the init block still writes the original buffer; the cache accumulates garbage |
+| cache_write (of a blockized reduction) | equivalent_by_execution | same: the outer block's init misses the cache |
 | fuse_reduction_epilogue | equivalent_by_execution | folds a bias epilogue into a *max* reduction's init |
 | pad_einsum | equivalent_by_execution | accepts a max reduction and pads it with zeros |
 | merge | equivalent_by_execution | merges a consumer's loop into an earlier producer's nest, before its input exists |
 | loop_partition | crash | SIGSEGV on a loop holding two blocks |
 | merge | crash | SIGSEGV when a loop is merged with itself |
 | cache_index | transformation_does_not_raise | InternalError "empty SeqStmt" on a block with nothing to cache |
+| reverse_compute_inline (after blockize) | transformation_does_not_raise | InternalError `unordered_map::at` |
 | annotate_buffer_access | transformation_does_not_raise | ValueError unless the buffer has as many dims as the block has iterators |
 | vectorize / unroll (symbolic extent) | equivalent_by_execution | accepted by the schedule, then the build fails |
 """
@@ -194,6 +196,16 @@ def test_write_at_after_decompose_reduction_leaves_the_init_behind() -> None:
     assert "computes different values" in violation(G.equivalent_by_execution, case)
 
 
+def test_cache_write_of_a_blockized_reduction_leaves_the_init_behind() -> None:
+    """blockize of the reduction loop, then cache_write of the inner block: the outer block's
+    init still zeroes the original buffer, the inner block accumulates into the fresh (never
+    initialized) cache, which is copied back."""
+    spec = PrimFuncSpec("legalized", (13, 7), (("op", "sum"), ("axes", (1,))), "int64")
+    case = case_of("cache_write", spec, Step("blockize", "x_red", (1,), (("preserve_unit_iters", True),)),
+                   Step("cache_write", "x_red", (), (("buffer", 0), ("scope", "global"))), prefix=1)
+    assert "computes different values" in violation(G.equivalent_by_execution, case)
+
+
 def test_fuse_reduction_epilogue_folds_a_bias_into_a_max_reduction() -> None:
     """The Bias pattern (`out = red + b`) is exact for a sum: the bias becomes the init. For a
     max reduction it is not (max(b, x...) != max(x...) + b), yet the primitive accepts it."""
@@ -257,6 +269,16 @@ def test_merge_of_a_loop_with_itself_segfaults() -> None:
 
 
 # --- wrong exception types ------------------------------------------------------------------------
+
+
+def test_reverse_compute_inline_after_blockize_fails_internally() -> None:
+    spec = PrimFuncSpec("pool", (1, 1, 11, 8), (("op", "max"), ("kernel", (2, 3)), ("stride", (3, 2)),
+                                               ("padding", (1, 1))), "int32", prologue=True, epilogue=True,
+                        epilogue_op="bias")
+    case = case_of("reverse_compute_inline", spec,
+                   Step("blockize", "pool", (1,), (("preserve_unit_iters", False),)),
+                   Step("reverse_compute_inline", "post"), prefix=1)
+    assert "unordered_map::at" in violation(G.transformation_does_not_raise, case)
 
 
 def test_cache_index_internal_error_when_nothing_to_cache() -> None:
