@@ -267,7 +267,7 @@ class CustomTirSubject(Subject):
         case, mod = _new_case(self.name, example, example.spec, options)
         if example.steps:
             sch = s_tir.Schedule(mod, seed=example.spec.seed % (2**31 - 1) + 1, error_render_level="fast")
-            if not _prepare(case, sch, example.steps, report_errors=True):
+            if not _prepare(case, sch, example.steps):  # TVM failing to prepare is not the user's bug
                 return case
             mod = sch.mod
             case.executable &= all(PRIMITIVES[s.prim].executable for s in example.steps)

@@ -128,7 +128,7 @@ def run(config: RunConfig, progress: Progress | None = None) -> RunResult:
     t_start = time.perf_counter()
     subject, names = select_properties(config)
     impl = config.impl
-    if impl is None and getattr(subject, "make_pass", "x") is None:
+    if impl is None and (getattr(subject, "make_pass", "x") is None or getattr(subject, "pass_obj", "x") is None):
         impl = config.subject  # PASS given as an import spec: it is the implementation
     if impl is not None:
         obj = load_impl(impl)  # fail fast in the runner with a one-line error

@@ -127,6 +127,9 @@ def serve(conn: Connection, config: WorkerConfig, log_path: str | None = None) -
             return
         try:
             result = session.run(example, progress)
+        except UsageError as e:
+            conn.send(("usage", str(e)))
+            continue
         except Exception as e:  # noqa: BLE001 - keep serving; report as internal error
             conn.send(("error", f"{type(e).__name__}: {e}\n{traceback.format_exc()}"))
             continue
@@ -258,6 +261,8 @@ class Worker:
                 stage = payload
             elif tag == "result":
                 return payload
+            elif tag == "usage":
+                raise UsageError(payload)
             else:
                 raise RuntimeError(f"worker internal error: {payload}")
 
