@@ -224,3 +224,23 @@ def test_example_pytest_file_passes(tmp_path: Path) -> None:
                           text=True, timeout=600)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert " passed" in proc.stdout
+
+
+TIR_PASS = """
+import tvm
+
+
+def make_pass():
+    return tvm.s_tir.transform.LowerInitBlock()
+"""
+
+
+def test_custom_tir_pass_as_import_spec(tmp_path: Path) -> None:
+    """PASS given as path.py:attr with --ir tir runs the generic TIR properties on it."""
+    (tmp_path / "my_tir_pass.py").write_text(TIR_PASS)
+    code, report, err = run_with_report(tmp_path, "my_tir_pass.py:make_pass", "--ir", "tir", "--examples", "8",
+                                        "--seed", "1", "--shrink-time", "5")
+    assert code == 0, (err, report.get("findings"))
+    assert report["examples"] == 8
+    assert {"bounds_safe_z3", "equivalent_by_execution", "transformation_does_not_raise"} <= set(report["properties"])
+    assert all(c["held"] > 0 for c in report["properties"].values())
