@@ -48,6 +48,7 @@ class RelaxPassSubject(Subject):
     # keyword arguments an --impl factory may accept, from the drawn extras (e.g. desired_layouts)
     impl_args: Callable[[dict[str, Any]], dict[str, Any]] = field(default=lambda extras: {})
     sample_extras: tuple[tuple[str, Any], ...] = ()  # to validate an --impl before the run
+    co_run: tuple[tuple[str, str], ...] = ()  # modules the properties always run together
 
     def strategy(self, options: Options) -> st.SearchStrategy[GraphSpec]:
         bias = replace(self.bias, allow_special=options.allow_special_values)
@@ -90,6 +91,7 @@ class RelaxPassSubject(Subject):
         import tvm
 
         case = RelaxCase(self.name, example)
+        case.co_run = {a: b for a, b in self.co_run} | {b: a for a, b in self.co_run}
         case.built = build_module(example)
         try:
             prepared = case.built
@@ -177,6 +179,7 @@ _add(RelaxPassSubject(
     make_pass=lambda extras: _t().FuseOps(),
     follow_ups=("FuseTIR",),
     stage="FuseOps",
+    co_run=(("after", "before"),),  # semantics_preserved + matches_unfused_bitwise
 ))
 _add(RelaxPassSubject(
     name="FoldConstant",
