@@ -29,6 +29,7 @@ Crashing repros run in a child process.
 | reverse_compute_inline (after blockize) | transformation_does_not_raise | InternalError `unordered_map::at` |
 | annotate_buffer_access | transformation_does_not_raise | ValueError unless the buffer has as many dims as the block has iterators |
 | vectorize / unroll (symbolic extent) | equivalent_by_execution | accepted by the schedule, then the build fails |
+| transform_layout (pad_value, after blockize) | well_formed_before_after | the padded producer block uses undefined vars |
 """
 
 from __future__ import annotations
@@ -300,3 +301,19 @@ def test_vectorize_of_a_symbolic_loop_does_not_build() -> None:
     G.well_formed_before_after(case)
     G.bounds_safe_z3(case)
     assert "Failed to vectorize loop with extent n" in violation(G.equivalent_by_execution, case)
+
+
+def test_transform_layout_with_padding_after_blockize_leaves_undefined_vars() -> None:
+    """Found by the 2,000-example transform_layout campaign. After `pad` is blockized,
+    transform_layout of `post`'s read of `pad` with pad_value=0.0 rewrites the producer to write
+    the padding, but the new `pad` block binds its iterator to an undefined loop var (`i1`) and
+    reads X at an undefined `v_i0_o`: verify_well_formed rejects it ("Loop iterator var v_0 is
+    defined outside of any block, but is used inside the non-opaque current block"), while the
+    blockized input was well-formed and no ScheduleError was raised."""
+    spec = PrimFuncSpec("pad", (1, 1), (("pads", ((0, 0), (3, 0))),), "int32", symbolic=True, epilogue=True,
+                        seed=10228, epilogue_op="bias")
+    case = case_of("transform_layout", spec,
+                   Step("blockize", "pad", (7,), (("preserve_unit_iters", True),)),
+                   Step("transform_layout", "post", (), (("kind", "read"), ("buffer", 2), ("map", ("split", 3, 3)),
+                                                        ("pad_value", 0.0))), prefix=1)
+    assert "verify_well_formed rejects" in violation(G.well_formed_before_after, case)
