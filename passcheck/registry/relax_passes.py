@@ -54,6 +54,10 @@ class RelaxPassSubject(Subject):
         bias = replace(self.bias, allow_special=options.allow_special_values)
         return relax_graphs(bias)
 
+    @property
+    def needs_impl(self) -> bool:
+        return self.make_pass is None
+
     def pass_under_test(self, extras: dict[str, Any], impl: Any | None) -> Any:
         if impl is not None:
             return _instantiate_impl(impl, self.impl_args(extras))

@@ -34,6 +34,12 @@ class Subject(ABC):
     def names(self) -> tuple[str, ...]:
         return (self.name, *self.aliases)
 
+    @property
+    def needs_impl(self) -> bool:
+        """True when the subject is only a name for the user's implementation (PASS given as
+        an import spec): the runner then hands that spec to ``make_case`` as ``impl``."""
+        return False
+
     @abstractmethod
     def strategy(self, options: Options) -> st.SearchStrategy[Any]:
         """Hypothesis strategy of plain-data examples (picklable; IR is built later)."""

@@ -249,6 +249,10 @@ class CustomTirSubject(Subject):
         self.pass_obj = pass_obj
         self.summary = f"custom TIR pass {name}"
 
+    @property
+    def needs_impl(self) -> bool:
+        return self.pass_obj is None
+
     def strategy(self, options: Options) -> st.SearchStrategy[CustomExample]:
         ex = _extra(options)
         specs = _specs(options, None)

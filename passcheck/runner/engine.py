@@ -128,13 +128,13 @@ def run(config: RunConfig, progress: Progress | None = None) -> RunResult:
     t_start = time.perf_counter()
     subject, names = select_properties(config)
     impl = config.impl
-    if impl is None and (getattr(subject, "make_pass", "x") is None or getattr(subject, "pass_obj", "x") is None):
+    if impl is None and subject.needs_impl:
         impl = config.subject  # PASS given as an import spec: it is the implementation
     if impl is not None:
         obj = load_impl(impl)  # fail fast in the runner with a one-line error
         if hasattr(subject, "check_impl"):
             subject.check_impl(obj, impl)
-    wconf = WorkerConfig(subject.name if ":" not in config.subject else config.subject, config.ir, impl,
+    wconf = WorkerConfig(subject.name, config.ir, impl,
                          tuple(names), tuple(str(Path(f).resolve()) for f in config.property_files),
                          config.options)
     worker = Worker(wconf, config.timeout)
@@ -194,7 +194,7 @@ def run(config: RunConfig, progress: Progress | None = None) -> RunResult:
         per_target = max(15.0, config.shrink_seconds / len(kinds))
         for n in sorted(kinds, key=lambda k: first_call[k]):
             if n in best:
-                continue  # already found (and shrunk) while hunting an earlier property
+                continue  # already reproduced (on candidates shrunk for an earlier property)
             found = _shrink(config, strategy, evaluate, kinds, n, first_call[n], per_target, progress)
             for k, v in found.items():
                 if k not in best or _size(v[0]) < _size(best[k][0]):
