@@ -75,6 +75,7 @@ class RunResult:
     duration_s: float = 0.0
     shrink_s: float = 0.0
     worker_restarts: int = 0
+    subject_ir: str = "relax"
 
     @property
     def ok(self) -> bool:
@@ -211,7 +212,8 @@ def run(config: RunConfig, progress: Progress | None = None) -> RunResult:
                                 res.output_script, shrunk=shrunk, also_failing=also))
     worker.close()
     result = RunResult(config, subject.name, names, stats, findings, counts["examples"], counts["rejected"],
-                       counts["discarded"], 0.0, time.perf_counter() - t_shrink, worker.restarts)
+                       counts["discarded"], 0.0, time.perf_counter() - t_shrink, worker.restarts,
+                       subject.ir)
     if findings:
         from passcheck.runner.repro import write_repros
 

@@ -84,7 +84,7 @@ def write_repros(result: Any, impl: str | None) -> None:
         subject = _absolute_impl(cfg.subject) if ":" in cfg.subject else result.subject_name
         text = TEMPLATE.format(subject=subject, prop=f.property, kind=f.kind,
                                message=f.message.replace('"""', "'''"), fname="repro.py", imports=imports,
-                               example=expr, impl=impl_abs, ir=cfg.ir, files=files,
+                               example=expr, impl=impl_abs, ir=result.subject_ir, files=files,
                                timeout=float(cfg.timeout))
         (d / "repro.py").write_text(text)
         if f.input_script:

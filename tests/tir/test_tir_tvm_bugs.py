@@ -28,8 +28,10 @@ Crashing repros run in a child process.
 | cache_index | transformation_does_not_raise | InternalError "empty SeqStmt" on a block with nothing to cache |
 | reverse_compute_inline (after blockize) | transformation_does_not_raise | InternalError `unordered_map::at` |
 | annotate_buffer_access | transformation_does_not_raise | ValueError unless the buffer has as many dims as the block has iterators |
-| vectorize / unroll (symbolic extent) | equivalent_by_execution | accepted by the schedule, then the build fails |
+| vectorize (symbolic extent) | equivalent_by_execution | accepted by the schedule, then the build fails |
 | transform_layout (pad_value, after blockize) | well_formed_before_after | the padded producer block uses undefined vars |
+| cache_read (of an accumulator, after two blockizes) | well_formed_before_after | the dead cache copy's buffer is allocated where lowering rejects it |
+| unroll (symbolic extent) | equivalent_by_execution | accepted by the schedule, then the build fails |
 """
 
 from __future__ import annotations
@@ -317,3 +319,28 @@ def test_transform_layout_with_padding_after_blockize_leaves_undefined_vars() ->
                    Step("transform_layout", "post", (), (("kind", "read"), ("buffer", 2), ("map", ("split", 3, 3)),
                                                         ("pad_value", 0.0))), prefix=1)
     assert "verify_well_formed rejects" in violation(G.well_formed_before_after, case)
+
+
+def test_unroll_of_a_symbolic_loop_does_not_build() -> None:
+    """Found by the 2,000-example unroll campaign (a sixth of its examples): the schedule accepts
+    unroll on a loop of extent n, then the build fails "Cannot unroll non-constant loop"."""
+    spec = PrimFuncSpec("elementwise", (5,), (("depth", 1),), "int32", symbolic=True)
+    case = case_of("unroll", spec, Step("unroll", "ew0", (0,)))
+    G.well_formed_before_after(case)
+    G.bounds_safe_z3(case)
+    assert "Cannot unroll non-constant loop" in violation(G.equivalent_by_execution, case)
+
+
+def test_cache_read_of_an_accumulator_inside_nested_blockizes_does_not_lower() -> None:
+    """Found by the 2,000-example cache_read campaign. The reduction loop of a matmul is
+    blockized twice; cache_read of the innermost block's read of its own accumulator is accepted,
+    puts a copy *after* the reduction (nothing reads the cache) and allocates the cache in the
+    middle block, which lowering rejects: 'The buffer "matmul_global" is written in the block but
+    is not in the block's signature'. verify_well_formed accepts the IR. With one blockize the
+    same cache_read lowers fine."""
+    spec = PrimFuncSpec("matmul", (5, 4), (("n", 4),), "int64", seed=253)
+    case = case_of("cache_read", spec,
+                   Step("blockize", "matmul", (2,), (("preserve_unit_iters", False),)),
+                   Step("blockize", "matmul", (4,), (("preserve_unit_iters", True),)),
+                   Step("cache_read", "matmul", (), (("buffer", 0), ("scope", "global"))), prefix=2)
+    assert "is not in the block's signature" in violation(G.well_formed_before_after, case)
