@@ -78,6 +78,9 @@ class Primitive:
     unsafe: bool = False  # TVM documents it as not checked (unsafe_*): only structural checks
     update: Callable[[View, Step], View] = field(default=lambda v, s: v)
     min_stages: int = 1  # blocks the PrimFunc needs (merge wants two nests to merge)
+    # A dedicated preparation (steps, then the step under test) for primitives that the random
+    # preparation almost never sets up; drawn for three examples in four.
+    setup: Callable[[st.DrawFn, View], tuple[tuple[Step, ...], Step]] | None = None
 
 
 # --------------------------------------------------------------------------------------------
@@ -340,6 +343,26 @@ def d_rolling_buffer(draw: st.DrawFn, view: View) -> Step:
     return Step("rolling_buffer", _stage(draw, view, _not_output).name, (), (("buffer", 0),))
 
 
+def s_rolling_buffer(draw: st.DrawFn, view: View) -> tuple[tuple[Step, ...], Step]:
+    """rolling_buffer needs a producer computed under a loop of a consumer whose windows
+    overlap from one iteration to the next (pooling, convolution): compute_at the producer
+    under one of the consumer's inner spatial loops, that loop maybe tiled first."""
+    cons = _stage(draw, view, lambda j, s: j > 0 and s.is_reduction)
+    i = view.index(cons.name)
+    if i <= 0:
+        return (), d_rolling_buffer(draw, view)
+    prod = view.stages[i - 1]
+    spatial = [k for k, c in enumerate(cons.iters) if c == "S"]
+    loop = draw(st.sampled_from(spatial[-2:] or [0]))
+    prep = []
+    if _bool(draw):
+        prep.append(Step("split", cons.name, (loop,), (("factors", (None, draw(st.sampled_from((2, 3, 4))))),
+                                                       ("preserve_unit_iters", True))))
+    prep.append(Step("compute_at", prod.name, (loop,), (("target", cons.name), ("preserve_unit_loops", True),
+                                                        ("index", -1))))
+    return tuple(prep), Step("rolling_buffer", prod.name, (), (("buffer", 0),))
+
+
 def d_decompose_padding(draw: st.DrawFn, view: View) -> Step:
     s = _stage(draw, view, lambda j, x: "pad" in x.name.lower())
     return Step("decompose_padding", s.name, (_loop_for(draw, s),))
@@ -428,7 +451,8 @@ PRIMITIVES: dict[str, Primitive] = {p.name: p for p in [
     _P("loop_partition", d_loop_partition, "partition a loop into consecutive loops"),
     _P("merge", d_merge, "merge loops of different nests with equal extents", min_stages=2),
     _P("reorder_block_iter_var", d_reorder_block_iter_var, "permute a block's iterator list"),
-    _P("rolling_buffer", d_rolling_buffer, "turn an intermediate buffer into a rolling buffer", kinds=PADDED),
+    _P("rolling_buffer", d_rolling_buffer, "turn an intermediate buffer into a rolling buffer", kinds=PADDED,
+       setup=s_rolling_buffer),
     _P("decompose_padding", d_decompose_padding, "split a padding block into fill and copy", kinds=PADDED),
     _P("fuse_reduction_epilogue", d_fuse_reduction_epilogue, "fold an epilogue into a reduction",
        kinds=REDUCING, reassociates=True),
@@ -503,6 +527,9 @@ def schedule_examples(
         if prim is None:
             steps, _ = _steps(draw, view, pool, draw(st.integers(min_steps, max_steps)))
             return ScheduleExample(spec, steps, 0)
+        if prim.setup is not None and draw(st.integers(0, 3)) > 0:
+            prep, step = prim.setup(draw, view)
+            return ScheduleExample(spec, (*prep, step), len(prep))
         prep, view = _steps(draw, view, PREPARATION, draw(st.integers(0, max_prefix)), tame=True)
         step = prim.draw(draw, view) if view.stages else prim.draw(draw, View(stages(spec)))
         return ScheduleExample(spec, (*prep, step), len(prep))

@@ -16,6 +16,7 @@ Crashing repros run in a child process.
 | decompose_reduction (after split, preserve_unit_iters=False) | bounds_safe_z3 | the init block drops the split predicate |
 | reverse_compute_at (padding consumer) | block_instances_exactly_once | the padding rows are never computed |
 | reverse_compute_at (under a fused loop) | block_instances_exactly_once, exec | the pooling window's reduction loops shrink to extent 1 |
+| reverse_compute_at (reshape consumer) | block_instances_exactly_once | half the consumer's instances are never computed |
 | vectorize | equivalent_by_execution | a compacted 1-element intermediate inside the vectorized loop is shared by all lanes |
 | reindex (after reverse_compute_at) | equivalent_by_execution | the copy-back runs after the consumer already read the buffer |
 | write_at (after decompose_reduction) | equivalent_by_execution | the init block still writes the original buffer; the cache accumulates garbage |
@@ -26,11 +27,15 @@ Crashing repros run in a child process.
 | loop_partition | crash | SIGSEGV on a loop holding two blocks |
 | merge | crash | SIGSEGV when a loop is merged with itself |
 | cache_index | transformation_does_not_raise | InternalError "empty SeqStmt" on a block with nothing to cache |
+| cache_index (int64, symbolic extent) | transformation_does_not_raise | InternalError "CanProve(range.min() >= INT64_MIN ...)" |
+| cache_index (int64) | well_formed_before_after | the index block mixes int32 and int64: lowering raises "mismatched types" |
 | reverse_compute_inline (after blockize) | transformation_does_not_raise | InternalError `unordered_map::at` |
+| reverse_compute_at (bad index) | transformation_does_not_raise | InternalError "Valid index" for an out-of-range index |
 | annotate_buffer_access | transformation_does_not_raise | ValueError unless the buffer has as many dims as the block has iterators |
 | vectorize (symbolic extent) | equivalent_by_execution | accepted by the schedule, then the build fails |
 | transform_layout (pad_value, after blockize) | well_formed_before_after | the padded producer block uses undefined vars |
 | cache_read (of an accumulator, after two blockizes) | well_formed_before_after | the dead cache copy's buffer is allocated where lowering rejects it |
+| rolling_buffer (int64 indices) | transformation_does_not_raise | TypeError "mismatched types. int64 vs. int32" on every int64 kernel |
 | unroll (symbolic extent) | equivalent_by_execution | accepted by the schedule, then the build fails |
 """
 
@@ -344,3 +349,62 @@ def test_cache_read_of_an_accumulator_inside_nested_blockizes_does_not_lower() -
                    Step("blockize", "matmul", (4,), (("preserve_unit_iters", True),)),
                    Step("cache_read", "matmul", (), (("buffer", 0), ("scope", "global"))), prefix=2)
     assert "is not in the block's signature" in violation(G.well_formed_before_after, case)
+
+
+def test_rolling_buffer_fails_on_int64_indices() -> None:
+    """Found once the rolling_buffer generator learned to set up overlapping windows. Any
+    int64-indexed kernel (what Relax's LegalizeOps produces) makes rolling_buffer raise a
+    TypeError (an int64/int32 binary op it builds itself); the same schedule on the int32
+    kernel applies and stays correct."""
+    steps = (Step("compute_at", "pad", (2,), (("target", "pool"), ("preserve_unit_loops", True), ("index", -1))),
+             Step("rolling_buffer", "pad", (), (("buffer", 0),)))
+    attrs = (("op", "max"), ("kernel", (3, 1)), ("stride", (2, 1)), ("padding", (2, 0)))
+    case = case_of("rolling_buffer", PrimFuncSpec("pool", (1, 1, 3, 3), attrs, "int64", prologue=True), *steps,
+                   prefix=1)
+    assert "mismatched types. int64 vs. int32" in violation(G.transformation_does_not_raise, case)
+    fine = case_of("rolling_buffer", PrimFuncSpec("pool", (1, 1, 3, 3), attrs, "int32", prologue=True), *steps,
+                   prefix=1)
+    G.transformation_does_not_raise(fine)
+    G.bounds_safe_z3(fine)
+    G.equivalent_by_execution(fine)
+
+
+def test_reverse_compute_at_of_a_reshape_computes_half_the_consumer() -> None:
+    """Found by the 2,000-example reverse_compute_at campaign. A reshape (3, 16) -> (4, 12) moved
+    under its producer's row loop: the regenerated loops cover 2 rows and a column range of
+    max(i0*4, (i0*16+3)%12) + 1 - min(...) per producer row, so 24 of the 48 reshape instances
+    never run and the output reads uninitialised memory (nan in practice). Same with index -1
+    or -2, with or without an epilogue."""
+    spec = PrimFuncSpec("reshape", (3, 16), (("out_shape", (4, 12)),), "int32", prologue=True)
+    case = case_of("reverse_compute_at", spec, rca("reshape", 0, "pre"))
+    assert "24 of 48 instances are never executed" in violation(S.block_instances_exactly_once, case)
+
+
+def test_reverse_compute_at_rejects_an_out_of_range_index_with_an_internal_error() -> None:
+    """Found by the reverse_compute_at campaign: an `index` outside the valid insertion points
+    should be a ScheduleError (a user's argument), not an InternalError."""
+    spec = PrimFuncSpec("elementwise", (1,), (("depth", 1),), "int32", prologue=True)
+    case = case_of("reverse_compute_at", spec, Step("reverse_compute_at", "ew0", (0,), (
+        ("target", "pre"), ("preserve_unit_loops", False), ("index", 0))))
+    assert "InternalError: Valid index:(-1, -2, [1, 1]), current index=0" in violation(
+        G.transformation_does_not_raise, case)
+
+
+PAD_INT64 = (("pads", ((1, 0),)),)
+
+
+def test_cache_index_of_an_int64_kernel_with_a_symbolic_extent_fails_internally() -> None:
+    """Found by the 2,000-example cache_index campaign (int64 indices are what LegalizeOps
+    produces)."""
+    spec = PrimFuncSpec("pad", (1,), PAD_INT64, "int64", symbolic=True)
+    case = case_of("cache_index", spec, Step("cache_index", "pad", (), (("cse_thresh", 0),)))
+    assert "InternalError: Check failed: (ana->CanProve(range.min() >=" in violation(
+        G.transformation_does_not_raise, case)
+
+
+def test_cache_index_of_an_int64_kernel_mixes_index_types() -> None:
+    """Same campaign: on a constant-shape int64 kernel cache_index applies, but the IR it builds
+    mixes int32 and int64 operands and lowering fails."""
+    spec = PrimFuncSpec("pad", (1,), PAD_INT64, "int64")
+    case = case_of("cache_index", spec, Step("cache_index", "pad", (), (("cse_thresh", 0),)))
+    assert "mismatched types. int32 vs. int64" in violation(G.well_formed_before_after, case)
