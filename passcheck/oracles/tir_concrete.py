@@ -75,9 +75,12 @@ class Evaluator:
     """Evaluates TIR PrimExprs given values for variables (``env``, keyed by ``key(var)``) and
     for opaque leaves such as data loads (``opaque``, keyed by ``key(node)``)."""
 
-    def __init__(self, env: dict[int, Any] | None = None, opaque: dict[int, Any] | None = None) -> None:
+    def __init__(self, env: dict[int, Any] | None = None, opaque: dict[int, Any] | None = None,
+                 known: dict[int, Any] | None = None) -> None:
         self.env: dict[int, Any] = dict(env or {})
         self.opaque: dict[int, Any] = dict(opaque or {})
+        # key(load) -> tir_tables.Table: loads whose value is the table's stored expression
+        self.known: dict[int, Any] = dict(known or {})
 
     def __call__(self, e: Any) -> Any:
         return self.eval(e)
@@ -112,6 +115,13 @@ class Evaluator:
         if t is tirx.BitwiseNot:
             return wrap(~self.eval(e.a), dtype_of(e))
         if t is tvm.ir.TensorLoad:
+            table = self.known.get(key(e))
+            if table is not None:
+                sub = Evaluator(self.env, self.opaque, self.known)
+                for var, i in zip(table.loop_vars, e.indices, strict=True):
+                    if var is not None:
+                        sub.env[key(var)] = wrap(self.eval(i), dtype_of(var))
+                return wrap(sub.eval(table.value), str(table.buffer.dtype))
             try:
                 return self.opaque[key(e)]
             except KeyError:

@@ -40,6 +40,7 @@ class Encoder:
     free: dict[int, tuple[Any, Any]] = field(default_factory=dict)  # key(var) -> (var, term)
     opaque: dict[int, Opaque] = field(default_factory=dict)
     tag: str = ""
+    known: dict[int, Any] = field(default_factory=dict)  # key(load) -> tir_tables.Table it reads
     _memo: dict[int, Any] = field(default_factory=dict)
     _n: int = 0
 
@@ -142,6 +143,9 @@ class Encoder:
         if t is tirx.BitwiseNot:
             return ~self.enc(e.a)
         if t is tvm.ir.TensorLoad:
+            table = self.known.get(key(e))
+            if table is not None:
+                return self._table_value(table, e.indices)
             return self._opaque(e, f"value loaded from {e.source.name}")
         if t is tvm.ir.Call:
             name = getattr(e.op, "name", "")
@@ -154,6 +158,25 @@ class Encoder:
                 return self.enc(e.args[0])
             return self._opaque(e, f"call {name}")
         return self._opaque(e, f"{t.__name__} node")
+
+    def _table_value(self, table: Any, indices: Any) -> Any:
+        """The table's stored expression with its loop variables bound to the load's indices
+        (a child encoder: the memo of the expression's nodes depends on those bindings)."""
+        child = Encoder(ctx=self.ctx, wide=self.wide, env=dict(self.env), free=self.free, opaque=self.opaque,
+                        tag=self.tag, known=self.known, _n=self._n)
+        for var, i in zip(table.loop_vars, indices, strict=True):
+            if var is None:
+                continue
+            term = self.enc(i)
+            if not isinstance(term, z3.BitVecRef):
+                return self._opaque(i, "non-integer table index")
+            # In bounds (checked as its own access), the index is the loop variable's value.
+            child.env[key(var)] = to_width(term, dtype_of(i), self.bits(dtype_of(var)))
+        value = child.enc(table.value)
+        self._n = child._n
+        if not isinstance(value, z3.BitVecRef):
+            return self._opaque(table.value, "non-integer table value")
+        return to_width(value, dtype_of(table.value), self.bits(table.buffer.dtype))
 
     def cast(self, e: Any) -> Any:
         src, dst = dtype_of(e.value), dtype_of(e)
@@ -253,8 +276,11 @@ _OPS: dict[type, Any] = _LazyOps()
 
 
 def to_width(t: Any, src_dtype: str, bits: int) -> Any:
-    """``t`` sign- (or zero-) extended to ``bits`` so values of different widths compare exactly."""
+    """``t`` sign- (or zero-) extended to ``bits`` so values of different widths compare exactly
+    (or truncated, as a narrowing cast does, when ``bits`` is smaller)."""
     have = t.size()
     if have == bits:
         return t
+    if have > bits:
+        return z3.Extract(bits - 1, 0, t)
     return z3.SignExt(bits - have, t) if _signed(src_dtype) else z3.ZeroExt(bits - have, t)

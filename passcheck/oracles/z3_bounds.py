@@ -25,6 +25,7 @@ import z3
 
 from passcheck.oracles.tir_concrete import EvalError, Evaluator, dtype_of, int_info, is_int, key, wrap
 from passcheck.oracles.tir_intervals import Intervals
+from passcheck.oracles.tir_tables import Table, find_tables
 from passcheck.oracles.tir_z3 import Encoder, to_width
 
 DEFAULT_TIMEOUT_MS = 2000
@@ -105,7 +106,12 @@ class _Collector:
     """Walks statements keeping the trail (loops, binds, guards) of the current point; an
     access the interval pass cannot prove becomes an obligation."""
 
-    def __init__(self, limits: dict[int, int] | None = None) -> None:
+    def __init__(self, limits: dict[int, int] | None = None, tables: dict[int, Table] | None = None,
+                 positions: dict[int, int] | None = None) -> None:
+        self.tables = tables or {}
+        self.positions = positions or {}
+        self.top = -1  # the top-level statement being walked
+        self.known: dict[int, Table] = {}  # key(load) -> the table it reads, already written
         self.trail: tuple[Step, ...] = ()
         self.iv = Intervals(limits=dict(limits or {}))
         self.obligations: list[_Obligation] = []
@@ -117,6 +123,7 @@ class _Collector:
         from tvm import tirx
 
         t = type(s)
+        self.top = self.positions.get(key(s), self.top)
         if t is tirx.SeqStmt:
             saved = self.trail
             for x in s.seq:
@@ -186,6 +193,9 @@ class _Collector:
             for i in e.indices:
                 self.expr(i)
             self.access("load", e, e.source, e.indices)
+            table = self.tables.get(key(e.source))
+            if table is not None and self.top > table.position:
+                self.known[key(e)] = table
             return
         if t is tvm.ir.Call:
             if getattr(e.op, "name", "") == "prim.if_then_else":
@@ -364,7 +374,7 @@ def _replay(ob: _Obligation, model: Any, enc: Encoder) -> tuple[OOBWitness | Non
         if is_int(dtype_of(var)):
             env[k] = _model_value(model, term, dtype_of(var))
             point.append((var.name, env[k]))
-    ev = Evaluator(env)
+    ev = Evaluator(env, known=enc.known)
     try:
         for s in ob.trail:
             if s[0] == "for":
@@ -407,7 +417,7 @@ class BoundsChecker:
 
     def check_func(self, func: Any) -> BoundsResult:
         t0 = time.perf_counter()
-        col = _Collector(shape_var_limits(func))
+        col = _Collector(shape_var_limits(func), *find_tables(func))
         for p in func.params:
             if _is_buffer(p):
                 col.buffers[key(p)] = p
@@ -429,6 +439,7 @@ class BoundsChecker:
 
     def _solve(self, col: _Collector, res: BoundsResult, legit: set[int]) -> None:
         z = _Z3Phase(self.timeout_ms)
+        z.enc.known = col.known
         # Identical (path, condition) pairs -- e.g. A[i] loaded and B[i] stored with equal
         # shapes -- are one question; each access of the group is still replayed and reported.
         groups: dict[tuple[int, ...], tuple[list[_Obligation], list[Any], Any]] = {}

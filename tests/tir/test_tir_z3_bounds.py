@@ -355,3 +355,88 @@ def test_non_dividing_split(no_guard: bool) -> None:
     for v in res.violations:
         p = dict(v.point)
         assert v.index_value == p["i_0"] * 4 + p["i_1"] >= 10
+
+
+# --- index tables (what cache_index makes) -------------------------------------------------------
+
+
+@T.prim_func
+def table_in_bounds(X: T.Buffer((3, 16), "float32"), Y: T.Buffer((4, 12), "float32")):
+    row = T.alloc_buffer((4, 12), "int32")
+    col = T.alloc_buffer((4, 12), "int32")
+    for a, b in T.grid(4, 12):
+        row[a, b] = (a * 12 + b) // 16
+    for b, a in T.grid(12, 4):  # a nest in another order still covers the table
+        col[a, b] = (a * 12 + b) % 16
+    for i, j in T.grid(4, 12):
+        Y[i, j] = X[row[i, j], col[i, j]]
+
+
+@T.prim_func
+def table_unit_dim_and_widened_index(X: T.Buffer((T.int64(3), T.int64(3)), "float32"),
+                                     Y: T.Buffer((T.int64(3),), "float32")):
+    # cache_index on int64 kernels: an int32 loop widened to index the table, a unit dim at 0.
+    t = T.alloc_buffer((T.int64(1), T.int64(3)), "int64")
+    for a in range(3):
+        t[T.int64(0), T.Cast("int64", a)] = T.Cast("int64", 2 - a)
+    for i in range(T.int64(3)):
+        Y[i] = X[t[T.int64(0), i], i]
+
+
+@T.prim_func
+def table_out_of_bounds(X: T.Buffer((3, 16), "float32"), Y: T.Buffer((4, 12), "float32")):
+    row = T.alloc_buffer((4, 12), "int32")
+    for a, b in T.grid(4, 12):
+        row[a, b] = (a * 12 + b + 1) // 16
+    for i, j in T.grid(4, 12):
+        Y[i, j] = X[row[i, j], j]
+
+
+@T.prim_func
+def table_read_before_written(X: T.Buffer((3, 16), "float32"), Y: T.Buffer((4, 12), "float32")):
+    row = T.alloc_buffer((4, 12), "int32")
+    for i, j in T.grid(4, 12):
+        Y[i, j] = X[row[i, j], j]
+    for a, b in T.grid(4, 12):
+        row[a, b] = (a * 12 + b) // 16
+
+
+@T.prim_func
+def table_written_twice(X: T.Buffer((3, 16), "float32"), Y: T.Buffer((4, 12), "float32")):
+    row = T.alloc_buffer((4, 12), "int32")
+    for a, b in T.grid(4, 12):
+        row[a, b] = (a * 12 + b) // 16
+    row[0, 0] = 7
+    for i, j in T.grid(4, 12):
+        Y[i, j] = X[row[i, j], j]
+
+
+@T.prim_func
+def table_partly_written(X: T.Buffer((3, 16), "float32"), Y: T.Buffer((4, 12), "float32")):
+    row = T.alloc_buffer((4, 12), "int32")
+    for a, b in T.grid(4, 11):
+        row[a, b] = (a * 12 + b) // 16
+    for i, j in T.grid(4, 12):
+        Y[i, j] = X[row[i, j], j]
+
+
+def test_loads_from_a_fully_written_table_are_its_expression() -> None:
+    _safe(table_in_bounds)
+
+
+def test_a_table_with_a_unit_dim_and_a_widened_loop_index() -> None:
+    _safe(table_unit_dim_and_widened_index)
+
+
+def test_a_table_value_out_of_range_has_a_confirmed_witness() -> None:
+    w = _only_violation(table_out_of_bounds)
+    assert w.site.buffer == "X" and w.dim == 0
+    assert dict(w.point) == {"i": 3, "j": 11} and w.index_value == 3
+
+
+@pytest.mark.parametrize("func", [table_read_before_written, table_written_twice, table_partly_written],
+                         ids=["read-first", "written-twice", "partly-written"])
+def test_a_table_that_is_not_plainly_written_first_stays_data(func) -> None:  # noqa: ANN001
+    res = check_bounds(func)
+    assert not res.violations
+    assert [s.buffer for s, _ in res.unknown] == ["X"]
