@@ -53,6 +53,7 @@ def _console() -> Any:
 
 
 def _list(args: list[str]) -> int:
+    from rich.markup import escape
     from rich.table import Table
 
     from passcheck import property as props
@@ -64,7 +65,7 @@ def _list(args: list[str]) -> int:
     for col in ("name", "ir", "aliases", "what"):
         t.add_column(col)
     for s in known_subjects().values():
-        t.add_row(s.name, s.ir, ", ".join(a for a in s.aliases if "." not in a), s.summary)
+        t.add_row(escape(s.name), s.ir, escape(", ".join(a for a in s.aliases if "." not in a)), escape(s.summary))
     console.print(t)
     console.print("Any other relax.transform pass also runs by name, with the generic properties.")
     if "--properties" in args or "-v" in args:
@@ -72,13 +73,14 @@ def _list(args: list[str]) -> int:
         for col in ("property", "ir", "applies to", "invariant"):
             pt.add_column(col)
         for p in props.all_properties():
-            pt.add_row(p.name, p.ir, "every pass" if p.generic else ", ".join(p.passes),
-                       (p.doc.splitlines() or [""])[0])
+            pt.add_row(escape(p.name), p.ir, "every pass" if p.generic else escape(", ".join(p.passes)),
+                       escape((p.doc.splitlines() or [""])[0]))
         console.print(pt)
     return EXIT_OK
 
 
 def _run(ns: argparse.Namespace) -> int:
+    from rich.markup import escape
 
     from passcheck.integrations.report import parse_report_spec, render_table, write_report
     from passcheck.registry.subject import Options
@@ -116,7 +118,7 @@ def _run(ns: argparse.Namespace) -> int:
     render_table(result, console)
     if ns.report:
         path = write_report(result, ns.report)
-        console.print(f"report: {path}")
+        console.print(f"report: {escape(str(path))}")
     return EXIT_OK if result.ok else EXIT_FINDINGS
 
 

@@ -244,3 +244,23 @@ def test_custom_tir_pass_as_import_spec(tmp_path: Path) -> None:
     assert report["examples"] == 8
     assert {"bounds_safe_z3", "equivalent_by_execution", "transformation_does_not_raise"} <= set(report["properties"])
     assert all(c["held"] > 0 for c in report["properties"].values())
+
+
+def test_findings_quoting_ir_keep_their_brackets() -> None:
+    """rich reads `[i0]` as a markup tag: a finding printed unescaped loses its indices."""
+    import io
+    from types import SimpleNamespace
+
+    from rich.console import Console
+
+    from passcheck.integrations.report import render_table
+
+    msg = "load X[i0] (shape [n]): index 0 evaluates to 5, outside [0, 5), at n=5, i0=5"
+    finding = SimpleNamespace(property="bounds_safe_z3", kind="violation", message=msg, also_failing=("a[b]",),
+                              repro="dir/[x]/repro.py", shrunk=True)
+    result = SimpleNamespace(subject_name="split", examples=1, config=SimpleNamespace(seed=0), duration_s=0.1,
+                             stats={}, rejected=0, findings=[finding])
+    out = io.StringIO()
+    render_table(result, Console(file=out, width=200))
+    text = out.getvalue()
+    assert msg in text and "a[b]" in text and "dir/[x]/repro.py" in text

@@ -49,6 +49,7 @@ def write_report(result: Any, spec: str) -> Path:
 
 
 def render_table(result: Any, console: Any) -> None:
+    from rich.markup import escape
     from rich.table import Table
 
     t = Table(title=f"passcheck {result.subject_name}: {result.examples} examples, seed {result.config.seed}, "
@@ -59,12 +60,14 @@ def render_table(result: Any, console: Any) -> None:
     t.add_column("discarded", justify="right")
     for n, s in result.stats.items():
         style = "red" if s.violated else ""
-        t.add_row(n, str(s.held), str(s.violated), str(s.discarded), style=style)
+        t.add_row(escape(n), str(s.held), str(s.violated), str(s.discarded), style=style)
     console.print(t)
     if result.rejected:
         console.print(f"{result.rejected} drawn example(s) could not be built and were not counted.")
+    # Messages quote IR (`X[i0]`, `shape [n]`): escaped, or rich would eat them as markup tags.
     for f in result.findings:
-        console.print(f"[red]FINDING[/red] {f.property} ({f.kind}): {f.message}", highlight=False)
+        console.print(f"[red]FINDING[/red] {escape(f.property)} ({f.kind}): {escape(f.message)}", highlight=False)
         if f.also_failing:
-            console.print(f"  also failing on this example: {', '.join(f.also_failing)}", highlight=False)
-        console.print(f"  repro: python {f.repro}" + ("" if f.shrunk else "  (not shrunk)"), highlight=False)
+            console.print(f"  also failing on this example: {escape(', '.join(f.also_failing))}", highlight=False)
+        console.print(f"  repro: python {escape(str(f.repro))}" + ("" if f.shrunk else "  (not shrunk)"),
+                      highlight=False)

@@ -10,6 +10,7 @@ Crashing repros run in a child process.
 | cache_read (after compute_at) | bounds_safe_z3 | the cache block drops the producer's predicate: reads/writes at index -2 |
 | split (symbolic int32 extent) | bounds_safe_z3 | tail index wraps past INT32_MAX when n + 1 = 2**31 - 1; the guard wraps too |
 | read_at | bounds_safe_z3 | copies the unguarded region of a padded read: loads X[-2] |
+| reindex_cache_read | bounds_safe_z3 | same: the copy of a padded read loads X[n] |
 | blockize (of a predicated loop) | bounds_safe_z3 | the wrapped block loses its predicate: reads X[i, 1..6] of X[:, 0:1] |
 | write_at (after a non-dividing split) | bounds_safe_z3 | the write-back drops the split predicate: stores ew1[5] of 5 |
 | rfactor (after a non-dividing split) | bounds_safe_z3 | the write-back block drops the split predicate: stores red[5] of 5 |
@@ -34,7 +35,7 @@ Crashing repros run in a child process.
 | annotate_buffer_access | transformation_does_not_raise | ValueError unless the buffer has as many dims as the block has iterators |
 | vectorize (symbolic extent) | equivalent_by_execution | accepted by the schedule, then the build fails |
 | transform_layout (pad_value, after blockize) | well_formed_before_after | the padded producer block uses undefined vars |
-| cache_read (of an accumulator, after two blockizes) | well_formed_before_after | the dead cache copy's buffer is allocated where lowering rejects it |
+| cache_read / cache_write (of an accumulator, after two blockizes) | well_formed_before_after | the dead cache copy's buffer is allocated where lowering rejects it |
 | rolling_buffer (int64 indices) | transformation_does_not_raise | TypeError "mismatched types. int64 vs. int32" on every int64 kernel |
 | unroll (symbolic extent) | equivalent_by_execution | accepted by the schedule, then the build fails |
 """
@@ -349,6 +350,13 @@ def test_cache_read_of_an_accumulator_inside_nested_blockizes_does_not_lower() -
                    Step("blockize", "matmul", (4,), (("preserve_unit_iters", True),)),
                    Step("cache_read", "matmul", (), (("buffer", 0), ("scope", "global"))), prefix=2)
     assert "is not in the block's signature" in violation(G.well_formed_before_after, case)
+    # The cache_write campaign found the same with the cache on the write side.
+    spec = PrimFuncSpec("matmul", (1, 1), (("n", 1),), "int32", symbolic=True, seed=883)
+    case = case_of("cache_write", spec,
+                   Step("blockize", "matmul", (3,), (("preserve_unit_iters", False),)),
+                   Step("blockize", "matmul", (2,), (("preserve_unit_iters", False),)),
+                   Step("cache_write", "matmul", (), (("buffer", 0), ("scope", "global"))), prefix=2)
+    assert "is not in the block's signature" in violation(G.well_formed_before_after, case)
 
 
 def test_rolling_buffer_fails_on_int64_indices() -> None:
@@ -408,3 +416,14 @@ def test_cache_index_of_an_int64_kernel_mixes_index_types() -> None:
     spec = PrimFuncSpec("pad", (1,), PAD_INT64, "int64")
     case = case_of("cache_index", spec, Step("cache_index", "pad", (), (("cse_thresh", 0),)))
     assert "mismatched types. int32 vs. int64" in violation(G.well_formed_before_after, case)
+
+
+def test_reindex_cache_read_copies_the_unguarded_region_of_a_padded_read() -> None:
+    """Found by the 2,000-example reindex_cache_read campaign (in 291 of its examples): `pad`
+    reads X[i] under `if_then_else(i < n, ...)` for i in [0, n + 1); the cache block copies
+    X[i] for every i, guard dropped, so it loads X[n] (Z3 witness, confirmed concretely)."""
+    spec = PrimFuncSpec("pad", (1,), (("pads", ((0, 1),)),), "int32", symbolic=True)
+    case = case_of("reindex_cache_read", spec, Step("reindex_cache_read", "pad", (), (
+        ("buffer", 0), ("scope", "global"), ("perm", (0, 1)))))
+    msg = violation(G.bounds_safe_z3, case)
+    assert re.search(r"load X\[\w+\] \(shape \[n\]\): index 0 evaluates to (\d+), outside \[0, \1\)", msg), msg
