@@ -68,8 +68,9 @@ def test_buggy_impl_exits_1_with_json_report(tmp_path: Path) -> None:
     props = report["properties"]
     assert set(props) >= {"pass_does_not_raise", "semantics_preserved", "no_constant_only_calls"}
     for name, counts in props.items():
-        assert set(counts) == {"held", "violated", "discarded"}
+        assert set(counts) == {"held", "violated", "discarded", "violation_kinds"}
         assert counts["held"] + counts["violated"] + counts["discarded"] == 15, (name, counts)
+        assert sum(k["examples"] for k in counts["violation_kinds"]) == counts["violated"]
     assert props["pass_does_not_raise"]["violated"] >= 1
     assert "FINDING" in out and "pass_does_not_raise" in out
     proc = subprocess.run([sys.executable, raised[0]["repro"]], capture_output=True, text=True, timeout=300)
@@ -165,7 +166,7 @@ def test_user_property_file_runs_and_is_reported(tmp_path: Path) -> None:
                                         str(EXAMPLES / "properties_example.py"), "--examples", "15")
     assert code == 0, out
     counts = report["properties"]["fold_never_adds_bindings"]
-    assert counts == {"held": 15, "violated": 0, "discarded": 0}
+    assert counts == {"held": 15, "violated": 0, "discarded": 0, "violation_kinds": []}
     assert "fold_never_adds_bindings" in out
     assert "no_constant_only_calls" in report["properties"]  # the shipped ones still run
 
@@ -264,3 +265,16 @@ def test_findings_quoting_ir_keep_their_brackets() -> None:
     render_table(result, Console(file=out, width=200))
     text = out.getvalue()
     assert msg in text and "a[b]" in text and "dir/[x]/repro.py" in text
+
+
+def test_violations_of_one_cause_count_as_one_kind() -> None:
+    from passcheck.runner.engine import message_kind
+
+    a = ("after split, the lowered code accesses memory out of bounds:\n  load X[i0] (shape [n]): index 0 evaluates "
+         "to 17, outside [0, 17), at n=17, i0=17\nschedule:\nsch.split('i0' of 'ew0', factors=[None, 3])")
+    b = ("after split, the lowered code accesses memory out of bounds:\n  load X[i0] (shape [n]): index 0 evaluates "
+         "to 5, outside [0, 5), at n=5, i0=5\nschedule:\nsch.split('i1' of 'ew1', factors=[2, None])")
+    c = "after split the kernel computes different values: output[0] = 1.5, expected 3.0; schedule:\nsch.split(...)"
+    assert message_kind(a) == message_kind(b)
+    assert message_kind(a) != message_kind(c)
+    assert "schedule" not in message_kind(c)

@@ -29,7 +29,9 @@ def to_json(result: Any) -> dict[str, Any]:
              "shrunk": f.shrunk, "also_failing": list(f.also_failing)}
             for f in result.findings
         ],
-        "properties": {n: {"held": s.held, "violated": s.violated, "discarded": s.discarded}
+        "properties": {n: {"held": s.held, "violated": s.violated, "discarded": s.discarded,
+                           "violation_kinds": [{"message": k, "examples": c} for k, c in
+                                               sorted(s.kinds.items(), key=lambda kc: -kc[1])]}
                        for n, s in result.stats.items()},
     }
 
@@ -71,3 +73,7 @@ def render_table(result: Any, console: Any) -> None:
             console.print(f"  also failing on this example: {escape(', '.join(f.also_failing))}", highlight=False)
         console.print(f"  repro: python {escape(str(f.repro))}" + ("" if f.shrunk else "  (not shrunk)"),
                       highlight=False)
+        kinds = getattr(result.stats.get(f.property), "kinds", {})
+        if len(kinds) > 1:
+            console.print(f"  {sum(kinds.values())} violating examples, {len(kinds)} kinds of message (the JSON "
+                          "report lists them: only the first was shrunk)", highlight=False)

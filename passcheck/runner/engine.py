@@ -12,6 +12,7 @@ Two Hypothesis runs with the same seed:
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -47,6 +48,21 @@ class PropertyStats:
     held: int = 0
     violated: int = 0
     discarded: int = 0
+    # How many violating examples gave each message shape (numbers and names of the example
+    # blanked): only the first failure is shrunk, so this says whether the others look alike.
+    kinds: dict[str, int] = field(default_factory=dict)
+
+
+_NUMBER = re.compile(r"-?\b\d+(\.\d+)?(e[-+]?\d+)?\b")
+_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
+
+
+def message_kind(message: str) -> str:
+    """A violation message with what varies between examples blanked (numbers, quoted names,
+    the schedule or graph it was found on), so failures of one cause count as one kind."""
+    head = message.split("\nschedule")[0].split("; schedule")[0]
+    lines = [x.strip() for x in head.splitlines() if x.strip()][:2]
+    return _QUOTED.sub("'…'", _NUMBER.sub("N", " / ".join(lines)))[:240]
 
 
 @dataclass
@@ -175,6 +191,8 @@ def run(config: RunConfig, progress: Progress | None = None) -> RunResult:
                 st.held += 1
             elif o.status == VIOLATED:
                 st.violated += 1
+                k = message_kind(o.message)
+                st.kinds[k] = st.kinds.get(k, 0) + 1
                 if n not in first_fail:
                     first_fail[n] = (example, o, res)
                     first_call[n] = counts["examples"] + counts["rejected"]

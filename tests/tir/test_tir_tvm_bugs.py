@@ -13,6 +13,7 @@ Crashing repros run in a child process.
 | reindex_cache_read | bounds_safe_z3 | same: the copy of a padded read loads X[n] |
 | blockize (of a predicated loop) | bounds_safe_z3 | the wrapped block loses its predicate: reads X[i, 1..6] of X[:, 0:1] |
 | write_at (after a non-dividing split) | bounds_safe_z3 | the write-back drops the split predicate: stores ew1[5] of 5 |
+| reindex_cache_write (after a non-dividing split) | bounds_safe_z3 | same: stores ew0[1] of 1 |
 | rfactor (after a non-dividing split) | bounds_safe_z3 | the write-back block drops the split predicate: stores red[5] of 5 |
 | decompose_reduction (after split, preserve_unit_iters=False) | bounds_safe_z3 | the init block drops the split predicate |
 | reverse_compute_at (padding consumer) | block_instances_exactly_once | the padding rows are never computed |
@@ -427,3 +428,16 @@ def test_reindex_cache_read_copies_the_unguarded_region_of_a_padded_read() -> No
         ("buffer", 0), ("scope", "global"), ("perm", (0, 1)))))
     msg = violation(G.bounds_safe_z3, case)
     assert re.search(r"load X\[\w+\] \(shape \[n\]\): index 0 evaluates to (\d+), outside \[0, \1\)", msg), msg
+
+
+def test_reindex_cache_write_after_a_non_dividing_split_drops_the_predicate() -> None:
+    """Found by the 2,000-example reindex_cache_write campaign: split(i, [1, 2]) of a 1-element
+    loop runs i0_1 in [0, 2) guarded by i0_1 < 1; the write-back block of the cache loses that
+    guard and stores ew0[1] of 1."""
+    spec = PrimFuncSpec("elementwise", (1,), (("depth", 1),), "int32")
+    case = case_of("reindex_cache_write", spec,
+                   Step("split", "ew0", (0,), (("factors", (1, 2)), ("preserve_unit_iters", False))),
+                   Step("reindex_cache_write", "ew0", (), (("buffer", 0), ("scope", "global"), ("perm", (0, 1)))),
+                   prefix=1)
+    msg = violation(G.bounds_safe_z3, case)
+    assert "store ew0[" in msg and "index 0 evaluates to 1, outside [0, 1)" in msg, msg
