@@ -10,7 +10,7 @@ Crashing repros run in a child process.
 | cache_read (after compute_at) | bounds_safe_z3 | the cache block drops the producer's predicate: reads/writes at index -2 |
 | split (symbolic int32 extent) | bounds_safe_z3 | tail index wraps past INT32_MAX when n + 1 = 2**31 - 1; the guard wraps too |
 | read_at | bounds_safe_z3 | copies the unguarded region of a padded read: loads X[-2] |
-| reindex_cache_read | bounds_safe_z3 | same: the copy of a padded read loads X[n] |
+| reindex_cache_read, reindex | bounds_safe_z3 | same: the copy of a padded read loads X[n] |
 | blockize (of a predicated loop) | bounds_safe_z3 | the wrapped block loses its predicate: reads X[i, 1..6] of X[:, 0:1] |
 | write_at (after a non-dividing split) | bounds_safe_z3 | the write-back drops the split predicate: stores ew1[5] of 5 |
 | reindex_cache_write (after a non-dividing split) | bounds_safe_z3 | same: stores ew0[1] of 1 |
@@ -20,7 +20,8 @@ Crashing repros run in a child process.
 | reverse_compute_at (under a fused loop) | block_instances_exactly_once, exec | the pooling window's reduction loops shrink to extent 1 |
 | reverse_compute_at (reshape consumer) | block_instances_exactly_once | half the consumer's instances are never computed |
 | vectorize | equivalent_by_execution | a compacted 1-element intermediate inside the vectorized loop is shared by all lanes |
-| reindex (after reverse_compute_at) | equivalent_by_execution | the copy-back runs after the consumer already read the buffer |
+| reindex (after reverse_compute_at or compute_at) | equivalent_by_execution | the copy-back runs after the consumer already read the buffer |
+| reindex (after reverse_compute_at) | transformation_does_not_raise | InternalError "outer->body.get() == inner" |
 | write_at (after decompose_reduction) | equivalent_by_execution | the init block still writes the original buffer; the cache accumulates garbage |
 | cache_write (of a blockized reduction) | equivalent_by_execution | same: the outer block's init misses the cache |
 | fuse_reduction_epilogue | equivalent_by_execution | folds a bias epilogue into a *max* reduction's init |
@@ -428,6 +429,10 @@ def test_reindex_cache_read_copies_the_unguarded_region_of_a_padded_read() -> No
         ("buffer", 0), ("scope", "global"), ("perm", (0, 1)))))
     msg = violation(G.bounds_safe_z3, case)
     assert re.search(r"load X\[\w+\] \(shape \[n\]\): index 0 evaluates to (\d+), outside \[0, \1\)", msg), msg
+    # The reindex campaign found the same for reindex of the read.
+    case = case_of("reindex", spec, Step("reindex", "pad", (), (("kind", "read"), ("buffer", 0))))
+    msg = violation(G.bounds_safe_z3, case)
+    assert re.search(r"load X\[\w+\] \(shape \[n\]\): index 0 evaluates to (\d+), outside \[0, \1\)", msg), msg
 
 
 def test_reindex_cache_write_after_a_non_dividing_split_drops_the_predicate() -> None:
@@ -441,3 +446,28 @@ def test_reindex_cache_write_after_a_non_dividing_split_drops_the_predicate() ->
                    prefix=1)
     msg = violation(G.bounds_safe_z3, case)
     assert "store ew0[" in msg and "index 0 evaluates to 1, outside [0, 1)" in msg, msg
+
+
+def test_reindex_write_after_compute_at_copies_back_too_late() -> None:
+    """Found by the 2,000-example reindex campaign, the compute_at twin of the
+    reverse_compute_at case above: `reshape` computed at `post`'s loop, then reindex of its
+    write puts the copy back into `reshape` after the whole nest, when `post` has already read
+    it (13 of 13 outputs wrong)."""
+    spec = PrimFuncSpec("reshape", (13,), (("out_shape", (13, 1)),), "int32", prologue=True, epilogue=True,
+                        seed=2723, epilogue_op="clip")
+    case = case_of("reindex", spec, Step("compute_at", "reshape", (0,), (("target", "post"),
+                                                                       ("preserve_unit_loops", False),
+                                                                       ("index", -1))),
+                   Step("reindex", "reshape", (), (("kind", "write"), ("buffer", 0))), prefix=1)
+    assert "computes different values" in violation(G.equivalent_by_execution, case)
+
+
+def test_reindex_after_reverse_compute_at_fails_internally() -> None:
+    """Found by the reindex campaign: an InternalError instead of a ScheduleError."""
+    spec = PrimFuncSpec("broadcast", (10, 5), (("bdims", (True, True)),), "int32", prologue=True, seed=65536)
+    case = case_of("reindex", spec, Step("reverse_compute_at", "bcast", (2,), (("target", "pre"),
+                                                                             ("preserve_unit_loops", True),
+                                                                             ("index", -1))),
+                   Step("reindex", "bcast", (), (("kind", "write"), ("buffer", 0))), prefix=1)
+    assert "InternalError: Check failed: (outer->body.get() == inner)" in violation(
+        G.transformation_does_not_raise, case)
