@@ -176,9 +176,12 @@ class Mismatch:
     allowed: float
     count: int
     total: int
-    mode: str  # "exact" | "tolerance"
+    mode: str  # "exact" | "tolerance" | "shape"
+    shape_note: str = ""
 
     def describe(self) -> str:
+        if self.mode == "shape":
+            return f"output: {self.shape_note}"
         how = "bit-exact comparison with the unscheduled kernel" if self.mode == "exact" else (
             f"float64 reference, allowed error {self.allowed:.3g}")
         return (f"output{list(self.index)} = {self.got!r}, expected {self.want!r} ({how}); "
@@ -187,7 +190,8 @@ class Mismatch:
 
 def compare(spec: PrimFuncSpec, got: np.ndarray, ref: Reference, exact: bool) -> Mismatch | None:
     if tuple(got.shape) != tuple(ref.out_shape):
-        return Mismatch((), float("nan"), float("nan"), 0.0, -1, -1, "shape")
+        return Mismatch((), float("nan"), float("nan"), 0.0, got.size, int(np.prod(ref.out_shape)), "shape",
+                        f"shape {list(got.shape)}, the unscheduled kernel's is {list(ref.out_shape)}")
     same = (got == ref.out32) | (np.isnan(got) & np.isnan(ref.out32))
     if same.all():
         return None  # bit-identical to the unscheduled kernel: no tolerance needed

@@ -169,3 +169,16 @@ def test_primitive_impl_may_be_a_module_pass() -> None:
         ScheduleExample(ELEMENTWISE_10, (SPLIT_BY_4, Step("fuse", "ew0", (0,), (("count", 2),))), prefix=1),
         bug.drop_predicates, OPTS)
     assert "outside [0, 10)" in violation(G.bounds_safe_z3, case)
+
+
+def test_a_wrong_output_shape_is_described_by_its_shapes() -> None:
+    import numpy as np
+
+    from passcheck.generators.primfuncs import PrimFuncSpec
+    from passcheck.oracles import tir_exec
+
+    spec = PrimFuncSpec("elementwise", (4,), (("depth", 1),), "int32")
+    ref = tir_exec.reference(spec)
+    bad = tir_exec.compare(spec, np.zeros((5,), "float32"), ref, exact=True)
+    assert bad is not None
+    assert bad.describe() == "output: shape [5], the unscheduled kernel's is [4]"
