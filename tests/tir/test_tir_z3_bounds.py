@@ -8,6 +8,8 @@ that expects a violation also checks the witness: the loop point and the evaluat
 from __future__ import annotations
 
 import pytest
+from oob_corpus import CASES, sym_guarded
+from oob_corpus import sym_fused_safe as sym_fused
 from tvm.script import tirx as T
 
 from passcheck.oracles.z3_bounds import check_bounds
@@ -244,25 +246,6 @@ def sym_shifted(a: T.handle, b: T.handle):
 
 
 @T.prim_func
-def sym_guarded(a: T.handle, b: T.handle):
-    n = T.int32()
-    A = T.match_buffer(a, (n,), "float32")
-    B = T.match_buffer(b, (n,), "float32")
-    for i in range(n):
-        if i + 1 < n:
-            B[i] = A[i + 1]
-
-
-@T.prim_func
-def sym_fused(a: T.handle, b: T.handle):
-    n = T.int64()
-    A = T.match_buffer(a, (n, T.int64(48)), "float32")
-    B = T.match_buffer(b, (n, T.int64(48)), "float32")
-    for f in range(n * T.int64(48)):
-        B[f // T.int64(48), f % T.int64(48)] = A[f // T.int64(48), f % T.int64(48)]
-
-
-@T.prim_func
 def sym_split_tail(a: T.handle, b: T.handle):
     n = T.int32()
     A = T.match_buffer(a, (n,), "float32")
@@ -440,3 +423,16 @@ def test_a_table_that_is_not_plainly_written_first_stays_data(func) -> None:  # 
     res = check_bounds(func)
     assert not res.violations
     assert [s.buffer for s, _ in res.unknown] == ["X"]
+
+
+# --- the labelled corpus the OOB benchmark compares TVM's checkers on ----------------------------
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_passcheck_is_right_on_the_labelled_oob_corpus(case) -> None:  # noqa: ANN001
+    from passcheck.oracles.tir_lowering import has_blocks, lower_to_loops
+
+    func = lower_to_loops(case.func)["main"] if has_blocks(case.func) else case.func
+    res = check_bounds(func)
+    assert not res.unknown, res.unknown
+    assert bool(res.violations) == case.oob, [v.describe() for v in res.violations]
