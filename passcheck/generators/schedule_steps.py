@@ -563,6 +563,19 @@ def apply_sample_categorical(sch: Any, step: Step) -> str:
     return f"sch.annotate({lname!r}, 'pragma_auto_unroll_max_step', sch.sample_categorical({cands}))  # sampled {int(sch.get(v))}"
 
 
+def apply_tensorize(sch: Any, step: Step) -> str:
+    from passcheck.generators.tensor_intrinsics import ensure_dot
+    from passcheck.oracles.tir_concrete import dtype_of
+
+    b = get_block(sch, step.block)
+    loop = loop_at(sch, b, step.loops[0])
+    lname = name_of(sch, loop)
+    name = ensure_dot(step.arg["k"], dtype_of(sch.get(loop).loop_var))
+    keep = step.arg["preserve_unit_iters"]
+    sch.tensorize(loop, name, preserve_unit_iters=keep)
+    return f"sch.tensorize({lname!r} of {step.block!r}, {name!r}, preserve_unit_iters={keep})"
+
+
 def _sampled(sch: Any, rv: Any) -> Any:
     try:
         return int(sch.get(rv))

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 from passcheck.generators.primfuncs import KINDS, PrimFuncSpec, StageInfo, primfunc_specs, stages
 from passcheck.generators.schedule_steps import Step, StepNotApplicable, apply_step, apply_steps
+from passcheck.generators.tensor_intrinsics import MAX_DOT
 
 __all__ = [
     "PRIMITIVES",
@@ -80,7 +81,7 @@ class Primitive:
     min_stages: int = 1  # blocks the PrimFunc needs (merge wants two nests to merge)
     # A dedicated preparation (steps, then the step under test) for primitives that the random
     # preparation almost never sets up; drawn for three examples in four.
-    setup: Callable[[st.DrawFn, View], tuple[tuple[Step, ...], Step]] | None = None
+    setup: Callable[[st.DrawFn, View, PrimFuncSpec], tuple[tuple[Step, ...], Step]] | None = None
 
 
 # --------------------------------------------------------------------------------------------
@@ -343,7 +344,7 @@ def d_rolling_buffer(draw: st.DrawFn, view: View) -> Step:
     return Step("rolling_buffer", _stage(draw, view, _not_output).name, (), (("buffer", 0),))
 
 
-def s_rolling_buffer(draw: st.DrawFn, view: View) -> tuple[tuple[Step, ...], Step]:
+def s_rolling_buffer(draw: st.DrawFn, view: View, spec: PrimFuncSpec) -> tuple[tuple[Step, ...], Step]:
     """rolling_buffer needs a producer computed under a loop of a consumer whose windows
     overlap from one iteration to the next (pooling, convolution): compute_at the producer
     under one of the consumer's inner spatial loops, that loop maybe tiled first."""
@@ -361,6 +362,33 @@ def s_rolling_buffer(draw: st.DrawFn, view: View) -> tuple[tuple[Step, ...], Ste
     prep.append(Step("compute_at", prod.name, (loop,), (("target", cons.name), ("preserve_unit_loops", True),
                                                         ("index", -1))))
     return tuple(prep), Step("rolling_buffer", prod.name, (), (("buffer", 0),))
+
+
+def d_tensorize(draw: st.DrawFn, view: View) -> Step:
+    s = _stage(draw, view, _reduction)
+    return Step("tensorize", s.name, (_loop_for(draw, s, "R"),),
+                (("k", draw(st.sampled_from((2, 4, 8)))), ("preserve_unit_iters", _bool(draw))))
+
+
+def s_tensorize(draw: st.DrawFn, view: View, spec: PrimFuncSpec) -> tuple[tuple[Step, ...], Step]:
+    """Tensorize needs the inner reduction loop cut to the intrinsic's length and the update
+    separated from its init: split the matmul's reduction loop by a divisor K of its extent (a
+    non-dividing split adds a predicate no intrinsic matches), decompose the reduction, maybe
+    tile a spatial loop first."""
+    s = _stage(draw, view, _reduction)
+    extent = spec.shape[-1] if spec.shape else 1
+    # (A length-1 dot product never matches: TVM drops unit reduction loops.)
+    ks = [d for d in range(2, MAX_DOT + 1) if extent % d == 0] or [2]
+    k = draw(st.sampled_from(ks))
+    prep = []
+    last = len(s.iters) - 1
+    if _bool(draw):
+        prep.append(Step("split", s.name, (0,), (("factors", (None, draw(st.sampled_from((2, 3))))),
+                                                 ("preserve_unit_iters", True))))
+        last += 1
+    prep.append(Step("split", s.name, (last,), (("factors", (None, k)), ("preserve_unit_iters", True))))
+    prep.append(Step("decompose_reduction", s.name, (0,)))
+    return tuple(prep), Step("tensorize", s.name, (last + 1,), (("k", k), ("preserve_unit_iters", _bool(draw))))
 
 
 def d_decompose_padding(draw: st.DrawFn, view: View) -> Step:
@@ -461,17 +489,17 @@ PRIMITIVES: dict[str, Primitive] = {p.name: p for p in [
     _P("annotate_buffer_access", d_annotate_buffer_access, "declare a (sound, widened) read region"),
     _P("unsafe_hide_buffer_access", d_unsafe_hide_buffer_access, "hide a read from the block's signature",
        unsafe=True),
+    _P("tensorize", d_tensorize, "replace an inner matmul reduction by a (plain-TIR) dot-product intrinsic",
+       kinds=("matmul",), setup=s_tensorize),
     _P("sample_perfect_tile", d_sample_perfect_tile, "split by a sampled perfect tiling"),
     _P("sample_partitioned_tile", d_sample_partitioned_tile, "split by a sampled partitioned tiling"),
     _P("sample_compute_location", d_sample_compute_location, "compute_at a sampled location"),
     _P("sample_categorical", d_sample_categorical, "annotate an unroll depth sampled categorically"),
 ]}
 
-# Not drawn: tensorize needs a tensor intrinsic for the target (none for plain LLVM/float32);
-# enter_postproc, copy, seed, work_on, get_*, remove_rv change no IR.
-NOT_COVERED = {
-    "tensorize": "needs a registered tensor intrinsic matching the block; none applies to float32 on plain LLVM",
-}
+# Not drawn: enter_postproc, copy, seed, work_on, get_*, remove_rv change no IR. tensorize uses
+# passcheck's own plain-TIR intrinsics (generators/tensor_intrinsics.py): none of TVM's applies
+# to float32 on plain LLVM.
 
 # Preparation for a primitive under test: structural moves that create the shapes other
 # primitives need (tiles, fused nests, separated inits, caches).
@@ -528,7 +556,7 @@ def schedule_examples(
             steps, _ = _steps(draw, view, pool, draw(st.integers(min_steps, max_steps)))
             return ScheduleExample(spec, steps, 0)
         if prim.setup is not None and draw(st.integers(0, 3)) > 0:
-            prep, step = prim.setup(draw, view)
+            prep, step = prim.setup(draw, view, spec)
             return ScheduleExample(spec, (*prep, step), len(prep))
         prep, view = _steps(draw, view, PREPARATION, draw(st.integers(0, max_prefix)), tame=True)
         step = prim.draw(draw, view) if view.stages else prim.draw(draw, View(stages(spec)))

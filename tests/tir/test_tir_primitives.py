@@ -114,3 +114,17 @@ def test_schedule_sequence_campaign() -> None:
     assert made >= 200
     bad = unexplained(findings)
     assert not bad, "\n\n".join(bad[:3])
+
+
+# Primitives with a dedicated setup (the random preparation almost never makes them apply): they
+# must apply, and find nothing but their kept TVM bug.
+@pytest.mark.parametrize(("name", "kept_bugs"), [
+    ("tensorize", r"comparator.rhs_buffer_map_.count\(desc\)|"
+                  r"bounds_safe_z3: .*tensorize\(.*preserve_unit_iters=False\) \(first 3 prep"),
+    ("rolling_buffer", r"mismatched types. int64 vs. int32"),
+])
+def test_primitive_with_a_setup_applies(name: str, kept_bugs: str) -> None:
+    made, findings = run_subject(name, 100)
+    assert made >= 8, f"only {made} of 100 examples applied"
+    other = [f for f in findings if not re.search(kept_bugs, f)]
+    assert not other, "\n\n".join(other[:3])

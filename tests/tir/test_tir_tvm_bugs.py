@@ -12,6 +12,7 @@ Crashing repros run in a child process.
 | read_at | bounds_safe_z3 | copies the unguarded region of a padded read: loads X[-2] |
 | reindex_cache_read, reindex | bounds_safe_z3 | same: the copy of a padded read loads X[n] |
 | blockize (of a predicated loop) | bounds_safe_z3 | the wrapped block loses its predicate: reads X[i, 1..6] of X[:, 0:1] |
+| tensorize (preserve_unit_iters=False, after a non-dividing split of a unit loop) | bounds_safe_z3 | drops the predicate: stores matmul[2, j] of 1 row, loads X[i, 1] of 1 column |
 | write_at (after a non-dividing split) | bounds_safe_z3 | the write-back drops the split predicate: stores ew1[5] of 5 |
 | reindex_cache_write (after a non-dividing split) | bounds_safe_z3 | same: stores ew0[1] of 1 |
 | rfactor (after a non-dividing split) | bounds_safe_z3 | the write-back block drops the split predicate: stores red[5] of 5 |
@@ -32,6 +33,7 @@ Crashing repros run in a child process.
 | cache_index | transformation_does_not_raise | InternalError "empty SeqStmt" on a block with nothing to cache |
 | cache_index (int64, symbolic extent) | transformation_does_not_raise | InternalError "CanProve(range.min() >= INT64_MIN ...)" |
 | cache_index (int64) | well_formed_before_after | the index block mixes int32 and int64: lowering raises "mismatched types" |
+| tensorize (under a split predicate) | transformation_does_not_raise | InternalError "comparator.rhs_buffer_map_.count(desc)" |
 | reverse_compute_inline (after blockize) | transformation_does_not_raise | InternalError `unordered_map::at` |
 | reverse_compute_at (bad index) | transformation_does_not_raise | InternalError "Valid index" for an out-of-range index |
 | annotate_buffer_access | transformation_does_not_raise | ValueError unless the buffer has as many dims as the block has iterators |
@@ -471,3 +473,41 @@ def test_reindex_after_reverse_compute_at_fails_internally() -> None:
                    Step("reindex", "bcast", (), (("kind", "write"), ("buffer", 0))), prefix=1)
     assert "InternalError: Check failed: (outer->body.get() == inner)" in violation(
         G.transformation_does_not_raise, case)
+
+
+def _tensorize_steps(row_factor: int, k: int = 4, keep: bool = True) -> tuple[Step, ...]:
+    return (Step("split", "matmul", (0,), (("factors", (None, row_factor)), ("preserve_unit_iters", True))),
+            Step("split", "matmul", (3,), (("factors", (None, k)), ("preserve_unit_iters", True))),
+            Step("decompose_reduction", "matmul", (0,)),
+            Step("tensorize", "matmul", (4,), (("k", k), ("preserve_unit_iters", keep))))
+
+
+def test_tensorize_under_a_split_predicate_fails_internally() -> None:
+    """Found as soon as tensorize was drawn (with passcheck's plain-TIR dot-product intrinsic):
+    when the matmul's rows are split by a non-divisor (5 rows by 2, a predicate i < 5), tensorize
+    of the inner reduction raises an InternalError instead of refusing with a ScheduleError.
+    Split by a divisor, the same tensorize applies and computes the same output."""
+    spec = PrimFuncSpec("matmul", (5, 4), (("n", 3),), "int32")
+    case = case_of("tensorize", spec, *_tensorize_steps(2), prefix=3)
+    assert "InternalError: Check failed: (comparator.rhs_buffer_map_.count(desc))" in violation(
+        G.transformation_does_not_raise, case)
+    fine = case_of("tensorize", spec, *_tensorize_steps(5), prefix=3)
+    G.transformation_does_not_raise(fine)
+    G.bounds_safe_z3(fine)
+    G.equivalent_by_execution(fine)
+
+
+def test_tensorize_drops_the_predicate_of_a_split_unit_loop() -> None:
+    """Found by the tensorize campaign. A 1-row matmul whose row loop is split by 3 runs
+    i_1 in [0, 3) guarded by i_1 < 1; tensorize with preserve_unit_iters=False accepts it and
+    drops the guard, so the kernel writes rows 1 and 2 of a 1-row output (Z3 witness, replayed).
+    Likewise a 1-long reduction split by 2: the dot product reads X[i, 1] of 1 column. With
+    preserve_unit_iters=True TVM raises the InternalError above or refuses instead."""
+    case = case_of("tensorize", PrimFuncSpec("matmul", (1, 3), (("n", 3),), "int32"),
+                   *_tensorize_steps(3, 3, keep=False), prefix=3)
+    msg = violation(G.bounds_safe_z3, case)
+    assert "store matmul[i_1, j] (shape [1, 3]): index 0 evaluates to" in msg, msg
+    case = case_of("tensorize", PrimFuncSpec("matmul", (16, 1), (("n", 3),), "int32"),
+                   *_tensorize_steps(2, 2, keep=False), prefix=3)
+    msg = violation(G.bounds_safe_z3, case)
+    assert "load X[i_0 * 2 + i_1, r] (shape [16, 1]): index 1 evaluates to 1, outside [0, 1)" in msg, msg
