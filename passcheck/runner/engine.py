@@ -55,14 +55,23 @@ class PropertyStats:
 
 _NUMBER = re.compile(r"-?\b\d+(\.\d+)?(e[-+]?\d+)?\b")
 _QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
+_HEX = re.compile(r"0x[0-9a-f]+")
+_BRACKETS = re.compile(r"\[[^\[\]]*\]")
+_INDEXED = re.compile(r"[\w.]+\[…\]")
 
 
 def message_kind(message: str) -> str:
-    """A violation message with what varies between examples blanked (numbers, quoted names,
-    the schedule or graph it was found on), so failures of one cause count as one kind."""
+    """A violation message with what varies between examples blanked (numbers, addresses,
+    quoted and indexed names, the point of a witness, the schedule or graph it was found on),
+    so failures of one cause count as one kind."""
     head = message.split("\nschedule")[0].split("; schedule")[0]
-    lines = [x.strip() for x in head.splitlines() if x.strip()][:2]
-    return _QUOTED.sub("'…'", _NUMBER.sub("N", " / ".join(lines)))[:240]
+    lines = [x.strip().split(", at ")[0] for x in head.splitlines() if x.strip()][:2]
+    text = _HEX.sub("ADDR", " / ".join(lines))
+    while _BRACKETS.search(text):
+        text = _BRACKETS.sub("…", text)
+        text = text.replace("……", "…")
+    text = _INDEXED.sub("BUF[…]", re.sub(r"(\w)…", r"\1[…]", text))
+    return _QUOTED.sub("'…'", _NUMBER.sub("N", text))[:240]
 
 
 @dataclass

@@ -25,6 +25,9 @@ Crashing repros run in a child process.
 | reindex (after reverse_compute_at) | transformation_does_not_raise | InternalError "outer->body.get() == inner" |
 | write_at (after decompose_reduction) | equivalent_by_execution | the init block still writes the original buffer; the cache accumulates garbage |
 | cache_write (of a blockized reduction) | equivalent_by_execution | same: the outer block's init misses the cache |
+| rfactor (after a non-dividing split) | equivalent_by_execution | the write-back also sums the partials of the predicated-off lanes (uninitialised) |
+| write_at (of a blockized reduction) | equivalent_by_execution | the init stays on the original buffer (like cache_write) |
+| write_at (after reverse_compute_at + cache_read) | well_formed_before_after | lowering: InternalError "block->writes.size() == 1" |
 | fuse_reduction_epilogue | equivalent_by_execution | folds a bias epilogue into a *max* reduction's init |
 | pad_einsum | equivalent_by_execution | accepts a max reduction and pads it with zeros |
 | merge | equivalent_by_execution | merges a consumer's loop into an earlier producer's nest, before its input exists |
@@ -36,6 +39,9 @@ Crashing repros run in a child process.
 | tensorize (under a split predicate) | transformation_does_not_raise | InternalError "comparator.rhs_buffer_map_.count(desc)" |
 | reverse_compute_inline (after blockize) | transformation_does_not_raise | InternalError `unordered_map::at` |
 | reverse_compute_at (bad index) | transformation_does_not_raise | InternalError "Valid index" for an out-of-range index |
+| read_at / write_at | transformation_does_not_raise | KeyError "key is not in Map" (a reduction's accumulator; a symbolic transpose) |
+| read_at / write_at (after decompose_reduction / compute_at) | transformation_does_not_raise | InternalError on the order of reads and writes |
+| rfactor (after reorder + compute_at) | transformation_does_not_raise | InternalError "block_realize == old_block_realize_" |
 | annotate_buffer_access | transformation_does_not_raise | ValueError unless the buffer has as many dims as the block has iterators |
 | vectorize (symbolic extent) | equivalent_by_execution | accepted by the schedule, then the build fails |
 | transform_layout (pad_value, after blockize) | well_formed_before_after | the padded producer block uses undefined vars |
@@ -58,7 +64,7 @@ import properties.tir_generic as G
 import properties.tir_schedule as S
 from passcheck.errors import Violation
 from passcheck.generators.primfuncs import PrimFuncSpec
-from passcheck.generators.schedules import ScheduleExample, Step
+from passcheck.generators.schedules import ScheduleExample, Step  # noqa: F401 - ScheduleExample in repros
 from passcheck.registry.subject import Options
 from passcheck.registry.tir_subjects import TIR_SUBJECTS
 
@@ -511,3 +517,82 @@ def test_tensorize_drops_the_predicate_of_a_split_unit_loop() -> None:
                    *_tensorize_steps(2, 2, keep=False), prefix=3)
     msg = violation(G.bounds_safe_z3, case)
     assert "load X[i_0 * 2 + i_1, r] (shape [16, 1]): index 1 evaluates to 1, outside [0, 1)" in msg, msg
+
+
+# --- found by the 2,000-example campaigns of read_at, write_at and rfactor (examples as printed) ---
+
+
+def example_case(subject: str, example: ScheduleExample) -> Any:
+    return TIR_SUBJECTS[subject].make_case(example, None, OPTS)
+
+
+def test_read_at_and_write_at_raise_key_errors() -> None:
+    ex = ScheduleExample(spec=PrimFuncSpec(kind="reduce", shape=(1, 1), attrs=(("axes", (0,)), ("op", "sum")),
+                                           index_dtype="int64", symbolic=True),
+                         steps=(Step("read_at", "red", (0,), (("buffer", 0), ("scope", "global"))),))
+    assert "KeyError: 'key is not in Map'" in violation(G.transformation_does_not_raise, example_case("read_at", ex))
+    ex = ScheduleExample(spec=PrimFuncSpec(kind="transpose", shape=(1, 1), attrs=(("perm", (1, 0)),),
+                                           index_dtype="int32", symbolic=True, seed=2),
+                         steps=(Step("write_at", "transpose", (2,), (("buffer", 0), ("scope", "global"))),))
+    assert "KeyError: 'key is not in Map'" in violation(G.transformation_does_not_raise, example_case("write_at", ex))
+
+
+def test_read_at_and_write_at_fail_internally_on_read_write_order() -> None:
+    ex = ScheduleExample(spec=PrimFuncSpec(kind="matmul", shape=(3, 3), attrs=(("n", 3),), index_dtype="int64",
+                                           prologue=True, epilogue=True, epilogue_op="bias"),
+                         steps=(Step("decompose_reduction", "matmul", (2,)),
+                                Step("read_at", "matmul", (5,), (("buffer", 0), ("scope", "global")))), prefix=1)
+    assert "w_pos.empty() || w_pos.back() < r_pos.front()" in violation(G.transformation_does_not_raise,
+                                                                       example_case("read_at", ex))
+    ex = ScheduleExample(spec=PrimFuncSpec(kind="elementwise", shape=(7,), attrs=(("depth", 2),), index_dtype="int64",
+                                           epilogue=True, seed=187, epilogue_op="relu_shift"),
+                         steps=(Step("compute_inline", "ew1"),
+                                Step("compute_at", "ew0", (6,), (("target", "post"), ("preserve_unit_loops", True),
+                                                                ("index", -1))),
+                                Step("write_at", "ew0", (6,), (("buffer", 0), ("scope", "global")))), prefix=2)
+    assert "r_pos.empty() || r_pos.back() <= w_pos.back()" in violation(G.transformation_does_not_raise,
+                                                                       example_case("write_at", ex))
+
+
+def test_write_at_after_reverse_compute_at_and_cache_read_does_not_lower() -> None:
+    ex = ScheduleExample(spec=PrimFuncSpec(kind="elementwise", shape=(7, 10, 3), attrs=(("depth", 1),),
+                                           index_dtype="int64", prologue=True, seed=474, epilogue_op="relu_shift"),
+                         steps=(Step("reverse_compute_at", "ew0", (4,), (("target", "pre"), ("preserve_unit_loops", True),
+                                                                         ("index", -1))),
+                                Step("cache_read", "pre", (), (("buffer", 0), ("scope", "global"))),
+                                Step("write_at", "pre", (3,), (("buffer", 0), ("scope", "global")))), prefix=2)
+    assert "block->writes.size() == 1" in violation(G.well_formed_before_after, example_case("write_at", ex))
+
+
+def test_write_at_of_a_blockized_reduction_leaves_the_init_behind() -> None:
+    ex = ScheduleExample(spec=PrimFuncSpec(kind="matmul", shape=(8, 10), attrs=(("n", 6),), index_dtype="int32",
+                                           symbolic=True, prologue=True, epilogue=True, seed=3124, epilogue_op="clip"),
+                         steps=(Step("compute_inline", "pre"),
+                                Step("blockize", "matmul", (6,), (("preserve_unit_iters", True),)),
+                                Step("write_at", "matmul", (3,), (("buffer", 0), ("scope", "global")))), prefix=2)
+    assert "computes different values" in violation(G.equivalent_by_execution, example_case("write_at", ex))
+
+
+def test_rfactor_after_reorder_and_compute_at_fails_internally() -> None:
+    ex = ScheduleExample(spec=PrimFuncSpec(kind="matmul", shape=(16, 4), attrs=(("n", 2),), index_dtype="int64",
+                                           epilogue=True, seed=748, epilogue_op="clip"),
+                         steps=(Step("reorder", "matmul", (6, 0, 5, 4)),
+                                Step("compute_at", "matmul", (7,), (("target", "post"), ("preserve_unit_loops", False),
+                                                                   ("index", -1))),
+                                Step("rfactor", "matmul", (2,), (("factor_axis", 1),))), prefix=2)
+    assert "block_realize == old_block_realize_.get()" in violation(G.transformation_does_not_raise,
+                                                                    example_case("rfactor", ex))
+
+
+def test_rfactor_after_a_non_dividing_split_sums_uninitialised_partials() -> None:
+    """A 1-long reduction split by 5 runs 5 lanes guarded by k < 1. rfactor makes a 5-element
+    partial buffer; the rfactor block keeps the guard, so 4 partials are never written, but the
+    write-back sums all 5: the output is garbage (102435.875 for an expected 1.0 in the
+    campaign; whatever the allocator left). In bounds, so only execution sees it."""
+    ex = ScheduleExample(spec=PrimFuncSpec(kind="reduce", shape=(1, 1, 1, 1), attrs=(("axes", (0, 1)), ("op", "sum")),
+                                           index_dtype="int32", prologue=True),
+                         steps=(Step("split", "red", (2,), (("factors", (1, 5)), ("preserve_unit_iters", False))),
+                                Step("rfactor", "red", (3,), (("factor_axis", 0),))), prefix=1)
+    case = example_case("rfactor", ex)
+    G.bounds_safe_z3(case)
+    assert "computes different values" in violation(G.equivalent_by_execution, case)
