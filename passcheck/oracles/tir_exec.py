@@ -3,6 +3,10 @@
 Only call ``run`` on code the bounds checker proved in bounds: an out-of-bounds kernel
 corrupts the heap of the process that runs it. Kernels use destination passing: the last
 parameter is the output, pre-filled with NaN so elements a schedule forgets to compute show up.
+Intermediate float buffers are filled with NaN too, right after their allocation (the module is
+lowered to loops first): a schedule that reads an element nobody wrote then yields NaN every
+time, instead of whatever the stack or the workspace pool held, which is often a value from an
+earlier run that happens to be right.
 
 Comparison: when no step may reassociate a reduction, the scheduled float32 output must equal
 the unscheduled float32 output bit for bit (NaN where NaN). Otherwise it must lie within a
@@ -67,11 +71,66 @@ def _poison(shape: tuple[int, ...], dtype: str) -> np.ndarray:
     return np.full(shape, np.iinfo(dtype).min, dtype=dtype)
 
 
+POISON_LIMIT = 1 << 24  # elements: a larger constant allocation is a bug of its own, not worth filling
+
+
+def _fillable(buf: Any) -> bool:
+    from tvm import tirx
+
+    n = 1
+    for d in buf.shape:
+        if isinstance(d, tirx.IntImm):
+            n *= int(d.value)
+    return n <= POISON_LIMIT
+
+
+def poison_intermediates(mod: Any) -> Any:
+    """``mod`` lowered to loops, each float buffer it allocates filled with NaN on allocation;
+    None when it allocates none (or lowering fails)."""
+    import math
+
+    import tvm_ffi
+    from tvm import tirx
+
+    from passcheck.oracles.tir_lowering import lower_to_loops
+
+    def fill(buf: Any) -> Any:
+        idx = [tirx.Var(f"poison_{k}", str(d.ty.dtype)) for k, d in enumerate(buf.shape)]
+        body = tirx.BufferStore(buf, tirx.FloatImm(str(buf.dtype), math.nan), idx)
+        for v, d in reversed(list(zip(idx, buf.shape, strict=True))):
+            body = tirx.For(v, tirx.IntImm(str(d.ty.dtype), 0), d, tirx.ForKind.SERIAL, body)
+        return body
+
+    def on_seq(seq: Any) -> Any:
+        out = []
+        for s in seq.seq:
+            out.append(s)
+            if (type(s) is tirx.AllocBuffer and np.issubdtype(np.dtype(str(s.buffer.dtype)), np.floating)
+                    and _fillable(s.buffer)):
+                out.append(fill(s.buffer))
+        return tirx.SeqStmt(out) if len(out) != len(seq.seq) else seq
+
+    try:
+        low = lower_to_loops(mod)
+    except Exception:  # noqa: BLE001
+        return None
+    filled = tvm_ffi.structural_map(low, [(tirx.SeqStmt, on_seq)])
+    return None if filled.same_as(low) else filled
+
+
 def run(mod: Any, inputs: list[np.ndarray], out_shape: tuple[int, ...], out_dtype: str) -> np.ndarray:
-    """Compile ``mod`` and call ``main(*inputs, out)``; returns ``out``."""
+    """Compile ``mod`` (intermediates poisoned) and call ``main(*inputs, out)``; returns ``out``."""
     import tvm
 
+    # The build of mod itself is the authority on whether it compiles (compiling the lowered,
+    # poisoned copy takes a different path through the pipeline and can hide a build failure).
     lib = compile_module(mod)
+    poisoned = poison_intermediates(mod)
+    if poisoned is not None:
+        try:
+            lib = compile_module(poisoned)
+        except Exception:  # noqa: BLE001 - run mod as built
+            pass
     out = tvm.runtime.tensor(_poison(out_shape, out_dtype))
     lib["main"](*[tvm.runtime.tensor(a) for a in inputs], out)
     return out.numpy()

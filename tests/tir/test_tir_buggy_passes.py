@@ -182,3 +182,33 @@ def test_a_wrong_output_shape_is_described_by_its_shapes() -> None:
     bad = tir_exec.compare(spec, np.zeros((5,), "float32"), ref, exact=True)
     assert bad is not None
     assert bad.describe() == "output: shape [5], the unscheduled kernel's is [4]"
+
+
+def test_reading_an_intermediate_nobody_wrote_is_nan_every_time() -> None:
+    """Uninitialised intermediates are filled with NaN before the kernel runs: without it the
+    read returns whatever the stack or TVM's workspace pool held, often a right value left by
+    an earlier run (a kept rfactor bug passed the execution check that way)."""
+    import numpy as np
+    import tvm
+    from tvm.script import tirx as T
+
+    from passcheck.oracles import tir_exec
+
+    @T.prim_func(s_tir=True)
+    def forgets_one(X: T.Buffer((4,), "float32"), Y: T.Buffer((4,), "float32")):
+        tmp = T.sblock_alloc_buffer((4,))
+        for i in range(3):
+            with T.sblock("tmp"):
+                vi = T.axis.remap("S", [i])
+                tmp[vi] = X[vi] + T.float32(1)
+        for i in range(4):
+            with T.sblock("Y"):
+                vi = T.axis.remap("S", [i])
+                Y[vi] = tmp[vi]
+
+    mod = tvm.IRModule({"main": forgets_one})
+    assert "T.float32(\"nan\")" in tir_exec.poison_intermediates(mod).script()
+    x = np.arange(4, dtype="float32")
+    for _ in range(3):
+        out = tir_exec.run(mod, [x], (4,), "float32")
+        assert list(out[:3]) == [1, 2, 3] and np.isnan(out[3])

@@ -30,6 +30,11 @@ Crashing repros run in a child process.
 | write_at (after reverse_compute_at + cache_read) | well_formed_before_after | lowering: InternalError "block->writes.size() == 1" |
 | fuse_reduction_epilogue | equivalent_by_execution | folds a bias epilogue into a *max* reduction's init |
 | pad_einsum | equivalent_by_execution | accepts a max reduction and pads it with zeros |
+| pad_einsum (after reverse_compute_at / compute_at) | block_instances_within_domain, bounds_safe_z3 | pads loops it shares with another block, which then runs (and stores) out of its domain |
+| loop_partition (factors short of the extent) | equivalent_by_execution, well_formed_before_after | accepted; the uncovered iterations are dropped (or the IR is ill-formed) |
+| blockize (of a split unit loop) | well_formed_before_after | verify_well_formed rejects it; the build fails "used before definition" |
+| decompose_reduction (after split + compute_at, symbolic) | equivalent_by_execution | the build fails "cannot make uint from negative value" |
+| bind (reduction loop to threadIdx.x) | well_formed_before_after | accepted; the cross-thread reduction lowering rejects it |
 | merge | equivalent_by_execution | merges a consumer's loop into an earlier producer's nest, before its input exists |
 | loop_partition | crash | SIGSEGV on a loop holding two blocks |
 | merge | crash | SIGSEGV when a loop is merged with itself |
@@ -596,3 +601,85 @@ def test_rfactor_after_a_non_dividing_split_sums_uninitialised_partials() -> Non
     case = example_case("rfactor", ex)
     G.bounds_safe_z3(case)
     assert "computes different values" in violation(G.equivalent_by_execution, case)
+
+
+
+# --- found by the 2,000-example campaigns of pad_einsum, loop_partition, blockize,
+#     decompose_reduction and bind ---------------------------------------------------------
+
+
+def test_pad_einsum_pads_a_loop_shared_with_another_block() -> None:
+    """`post` moved under the reduction's loops; pad_einsum then pads those loops (12 -> 16
+    columns) and `post` runs its instances for the padding too, out of its domain."""
+    ex = ScheduleExample(spec=PrimFuncSpec(kind="reduce", shape=(6, 12), attrs=(("axes", (1,)), ("op", "sum")),
+                                           index_dtype="int64", epilogue=True),
+                         steps=(Step("reverse_compute_at", "post", (2,), (("target", "red"), ("preserve_unit_loops", True),
+                                                                          ("index", -1))),
+                                Step("reverse_compute_at", "post", (3,), (("target", "red"),
+                                                                          ("preserve_unit_loops", False),
+                                                                          ("index", -1))),
+                                Step("pad_einsum", "red", (), (("padding", (8, 2)),))), prefix=2)
+    case = example_case("pad_einsum", ex)
+    assert "block 'post' (outside)" in violation(S.block_instances_within_domain, case)
+
+
+def test_pad_einsum_after_compute_at_stores_out_of_bounds() -> None:
+    ex = ScheduleExample(spec=PrimFuncSpec(kind="matmul", shape=(3, 2), attrs=(("n", 1),), index_dtype="int32",
+                                           symbolic=True, epilogue=True),
+                         steps=(Step("compute_at", "matmul", (1,), (("target", "post"), ("preserve_unit_loops", False),
+                                                                   ("index", -1))),
+                                Step("pad_einsum", "matmul", (), (("padding", (2, 1, 2)),))), prefix=1)
+    msg = violation(G.bounds_safe_z3, example_case("pad_einsum", ex))
+    assert "store post[" in msg and "outside [0, n)" not in msg, msg
+
+
+def test_loop_partition_drops_the_iterations_its_factors_miss() -> None:
+    """loop_partition of a 3-long reduction loop with factors [1, 1] is accepted (a split with
+    factors short of the extent is refused); the third iteration is never run."""
+    ex = ScheduleExample(spec=PrimFuncSpec(kind="legalized", shape=(1, 3), attrs=(("op", "matmul"), ("n", 1)),
+                                           index_dtype="int64", symbolic=True),
+                         steps=(Step("loop_partition", "matmul", (2,), (("factors", (1, 1)),
+                                                                       ("preserve_unit_iters", False))),))
+    assert "computes different values" in violation(G.equivalent_by_execution, example_case("loop_partition", ex))
+    ex = ScheduleExample(spec=PrimFuncSpec(kind="reshape", shape=(12, 12, 1), attrs=(("out_shape", (18, 8)),),
+                                           index_dtype="int32", epilogue=True, seed=594, epilogue_op="relu_shift"),
+                         steps=(Step("fuse", "post", (5,), (("count", 2), ("preserve_unit_iters", False))),
+                                Step("loop_partition", "post", (4,), (("factors", (7, 3, 4)),
+                                                                     ("preserve_unit_iters", True)))), prefix=1)
+    assert "verify_well_formed rejects" in violation(G.well_formed_before_after, example_case("loop_partition", ex))
+
+
+def test_blockize_of_a_split_unit_loop_is_ill_formed() -> None:
+    ex = ScheduleExample(spec=PrimFuncSpec(kind="matmul", shape=(1, 1), attrs=(("n", 3),), index_dtype="int64",
+                                           prologue=True, epilogue=True, seed=2983, epilogue_op="relu_shift"),
+                         steps=(Step("split", "matmul", (3,), (("factors", (4, 2, 2)), ("preserve_unit_iters", False))),
+                                Step("blockize", "matmul", (5,), (("preserve_unit_iters", True),))), prefix=1)
+    case = example_case("blockize", ex)
+    assert "verify_well_formed rejects" in violation(G.well_formed_before_after, case)
+
+
+def test_decompose_reduction_after_split_and_compute_at_does_not_build() -> None:
+    ex = ScheduleExample(spec=PrimFuncSpec(kind="matmul", shape=(13, 13), attrs=(("n", 4),), index_dtype="int32",
+                                           symbolic=True, epilogue=True, seed=2, epilogue_op="clip"),
+                         steps=(Step("split", "post", (0,), (("factors", (None, 3)), ("preserve_unit_iters", False))),
+                                Step("compute_at", "matmul", (2,), (("target", "post"), ("preserve_unit_loops", False),
+                                                                   ("index", -1))),
+                                Step("decompose_reduction", "matmul", (1,))), prefix=2)
+    case = example_case("decompose_reduction", ex)
+    G.bounds_safe_z3(case)
+    assert "cannot make uint from negative value" in violation(G.equivalent_by_execution, case)
+
+
+def test_bind_of_a_reduction_loop_is_accepted_but_cannot_be_lowered() -> None:
+    """bind is checked symbolically on CPU (the CUDA lowering prefix): the schedule accepts
+    binding a reduction loop to threadIdx.x although the cross-thread reduction lowering then
+    rejects the nest (`post` sits under the reduction loop)."""
+    ex = ScheduleExample(spec=PrimFuncSpec(kind="reduce", shape=(9, 3, 6), attrs=(("axes", (0, 1)), ("op", "sum")),
+                                           index_dtype="int32", symbolic=True, prologue=True, epilogue=True,
+                                           seed=446, epilogue_op="clip"),
+                         steps=(Step("compute_inline", "pre"),
+                                Step("reverse_compute_at", "post", (5,), (("target", "red"),
+                                                                          ("preserve_unit_loops", False),
+                                                                          ("index", -1))),
+                                Step("bind", "red", (4,), (("thread", "threadIdx.x"),))), prefix=2)
+    assert "Cross-thread reduction" in violation(G.well_formed_before_after, example_case("bind", ex))
