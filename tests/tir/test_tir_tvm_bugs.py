@@ -28,6 +28,9 @@ Crashing repros run in a child process.
 | rfactor (after a non-dividing split) | equivalent_by_execution | the write-back also sums the partials of the predicated-off lanes (uninitialised) |
 | write_at (of a blockized reduction) | equivalent_by_execution | the init stays on the original buffer (like cache_write) |
 | write_at (after reverse_compute_at + cache_read) | well_formed_before_after | lowering: InternalError "block->writes.size() == 1" |
+| fuse_reduction_epilogue (softmax; after blockize) | transformation_does_not_raise | ValueError on iterator counts; InternalError "Expect StmtSRef ... higher" |
+| decompose_padding (after compute_at) | equivalent_by_execution, transformation_does_not_raise | the in-bound copy reads `pre` before it is computed; InternalError "in_bound_filling_pos" |
+| annotate_buffer_access (after compute_at, widened) | equivalent_by_execution | the build fails "cannot make uint from negative value" |
 | fuse_reduction_epilogue | equivalent_by_execution | folds a bias epilogue into a *max* reduction's init |
 | pad_einsum | equivalent_by_execution | accepts a max reduction and pads it with zeros |
 | pad_einsum (after reverse_compute_at / compute_at) | block_instances_within_domain, bounds_safe_z3 | pads loops it shares with another block, which then runs (and stores) out of its domain |
@@ -683,3 +686,59 @@ def test_bind_of_a_reduction_loop_is_accepted_but_cannot_be_lowered() -> None:
                                                                           ("index", -1))),
                                 Step("bind", "red", (4,), (("thread", "threadIdx.x"),))), prefix=2)
     assert "Cross-thread reduction" in violation(G.well_formed_before_after, example_case("bind", ex))
+
+
+
+# --- found by the 2,000-example campaigns of fuse_reduction_epilogue, decompose_padding and
+#     annotate_buffer_access -------------------------------------------------------------------
+
+
+def test_fuse_reduction_epilogue_raises_instead_of_refusing() -> None:
+    ex = ScheduleExample(spec=PrimFuncSpec(kind="legalized", shape=(10, 11), attrs=(("op", "softmax"),),
+                                           index_dtype="int64", symbolic=True, seed=3),
+                         steps=(Step("fuse_reduction_epilogue", "T_softmax_maxelem", (),
+                                     (("epilogue", "T_softmax_exp"),)),))
+    assert "ValueError: Check failed: reduction_data_vars.size() == epilogue_data_vars.size()" in violation(
+        G.transformation_does_not_raise, example_case("fuse_reduction_epilogue", ex))
+    ex = ScheduleExample(spec=PrimFuncSpec(kind="reduce", shape=(1, 7), attrs=(("axes", (1,)), ("op", "sum")),
+                                           index_dtype="int32", prologue=True, epilogue=True, seed=12719,
+                                           epilogue_op="bias"),
+                         steps=(Step("blockize", "post", (1,), (("preserve_unit_iters", True),)),
+                                Step("fuse_reduction_epilogue", "red", (), (("epilogue", "post"),))), prefix=1)
+    assert "InternalError: Check failed: (false) is false: Expect StmtSRef" in violation(
+        G.transformation_does_not_raise, example_case("fuse_reduction_epilogue", ex))
+
+
+def test_decompose_padding_after_compute_at_reads_the_producer_too_early() -> None:
+    """`pre` computed at `pad`'s loop, then decompose_padding of `pad`: the in-bound copy runs
+    before `pre` is computed, so it copies an unwritten element (NaN-poisoned: wrong every time;
+    1.57e26 in the campaign)."""
+    ex = ScheduleExample(spec=PrimFuncSpec(kind="pad", shape=(1,), attrs=(("pads", ((0, 2),)),), index_dtype="int32",
+                                           symbolic=True, prologue=True),
+                         steps=(Step("compute_at", "pre", (0,), (("target", "pad"), ("preserve_unit_loops", False),
+                                                                ("index", -1))),
+                                Step("decompose_padding", "pad", (0,))), prefix=1)
+    case = example_case("decompose_padding", ex)
+    G.bounds_safe_z3(case)
+    assert "computes different values" in violation(G.equivalent_by_execution, case)
+    ex = ScheduleExample(spec=PrimFuncSpec(kind="pad", shape=(1,), attrs=(("pads", ((0, 0),)),), index_dtype="int32",
+                                           symbolic=True, prologue=True),
+                         steps=(Step("reverse_compute_at", "pad", (0,), (("target", "pre"), ("preserve_unit_loops", True),
+                                                                         ("index", -1))),
+                                Step("compute_at", "pre", (7,), (("target", "pad"), ("preserve_unit_loops", False),
+                                                                ("index", -1))),
+                                Step("decompose_padding", "pad", (0,))), prefix=2)
+    assert "in_bound_filling_pos.defined()" in violation(G.transformation_does_not_raise,
+                                                         example_case("decompose_padding", ex))
+
+
+def test_annotate_buffer_access_after_compute_at_does_not_build() -> None:
+    """The annotation is sound (the block's own read region widened by 1 and clipped to the
+    buffer); the build then fails on a negative extent."""
+    ex = ScheduleExample(spec=PrimFuncSpec(kind="reduce", shape=(1, 2), attrs=(("axes", (0,)), ("op", "sum")),
+                                           index_dtype="int32", symbolic=True, prologue=True),
+                         steps=(Step("compute_at", "pre", (1,), (("target", "red"), ("preserve_unit_loops", False),
+                                                                ("index", -1))),
+                                Step("annotate_buffer_access", "red", (), (("buffer", 0), ("grow", 1)))), prefix=1)
+    assert "cannot make uint from negative value" in violation(G.equivalent_by_execution,
+                                                               example_case("annotate_buffer_access", ex))
