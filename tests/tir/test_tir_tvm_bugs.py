@@ -43,6 +43,8 @@ Crashing repros run in a child process.
 | merge | crash | SIGSEGV when a loop is merged with itself |
 | cache_index | transformation_does_not_raise | InternalError "empty SeqStmt" on a block with nothing to cache |
 | cache_index (int64, symbolic extent) | transformation_does_not_raise | InternalError "CanProve(range.min() >= INT64_MIN ...)" |
+| cache_index (symbolic pad) | transformation_does_not_raise | KeyError "key is not in Map"; InternalError "loop_var.ty() == extent.ty()" |
+| cache_inplace (after decompose_reduction) | well_formed_before_after | the copy blocks use the update block's iterators outside it |
 | cache_index (int64) | well_formed_before_after | the index block mixes int32 and int64: lowering raises "mismatched types" |
 | tensorize (under a split predicate) | transformation_does_not_raise | InternalError "comparator.rhs_buffer_map_.count(desc)" |
 | reverse_compute_inline (after blockize) | transformation_does_not_raise | InternalError `unordered_map::at` |
@@ -742,3 +744,33 @@ def test_annotate_buffer_access_after_compute_at_does_not_build() -> None:
                                 Step("annotate_buffer_access", "red", (), (("buffer", 0), ("grow", 1)))), prefix=1)
     assert "cannot make uint from negative value" in violation(G.equivalent_by_execution,
                                                                example_case("annotate_buffer_access", ex))
+
+
+
+# --- found by the 2,000-example campaigns of cache_index and cache_inplace ---------------------
+
+
+def test_cache_index_raises_key_and_type_errors() -> None:
+    ex = ScheduleExample(spec=PrimFuncSpec(kind="pad", shape=(5, 3, 5), attrs=(("pads", ((0, 1), (3, 3), (0, 1))),),
+                                           index_dtype="int32", symbolic=True, epilogue=True, seed=23005,
+                                           epilogue_op="relu_shift"),
+                         steps=(Step("sample_perfect_tile", "post", (2,), (("n", 3), ("max_innermost", 16))),
+                                Step("cache_index", "pad", (), (("cse_thresh", 0),))), prefix=1)
+    assert "KeyError: 'key is not in Map'" in violation(G.transformation_does_not_raise,
+                                                        example_case("cache_index", ex))
+    ex = ScheduleExample(spec=PrimFuncSpec(kind="pad", shape=(5, 5), attrs=(("pads", ((2, 0), (1, 0))),),
+                                           index_dtype="int32", symbolic=True, seed=9, epilogue_op="clip"),
+                         steps=(Step("cache_index", "pad", (), (("cse_thresh", 0),)),))
+    assert "loop_var.ty() == extent.ty()" in violation(G.transformation_does_not_raise,
+                                                       example_case("cache_index", ex))
+
+
+def test_cache_inplace_after_decompose_reduction_uses_block_iterators_outside_the_block() -> None:
+    """The copy-in and copy-out blocks around `matmul_update` index the cache with v_i, v_j,
+    the update block's own iterators, where they are undefined; verify_well_formed rejects it.
+    65 of the 72 cache_inplace applications in the campaign were ill-formed."""
+    ex = ScheduleExample(spec=PrimFuncSpec(kind="matmul", shape=(1, 1), attrs=(("n", 1),), index_dtype="int32",
+                                           symbolic=True),
+                         steps=(Step("decompose_reduction", "matmul", (0,)),
+                                Step("cache_inplace", "matmul", (), (("buffer", 0), ("scope", "global")))), prefix=1)
+    assert "verify_well_formed rejects" in violation(G.well_formed_before_after, example_case("cache_inplace", ex))
