@@ -2,7 +2,7 @@
 
 The default run draws a few derandomized examples per primitive (minutes in total on two
 cores); ``-m slow`` runs hundreds per primitive. Primitives with known TVM 0.27 bugs (see
-test_tir_tvm_bugs.py) are excluded from the "no findings" claim: their campaigns do report
+test_tvm_bugs_*.py) are excluded from the "no findings" claim: their campaigns do report
 those bugs. Out-of-bounds code is never executed: the equivalence property runs a kernel only
 after the Z3 bounds check proved it in bounds.
 """
@@ -32,7 +32,7 @@ CLEAN = ("split", "fuse", "reorder", "compute_at", "compute_inline", "cache_read
 OPTS = Options()
 
 # Bug classes of TVM itself that long campaigns of otherwise clean primitives can still reach
-# (each has a repro in test_tir_tvm_bugs.py); anything else is an unexplained finding.
+# (each has a repro in test_tvm_bugs_*.py); anything else is an unexplained finding.
 KNOWN_TVM_BUGS = (
     # int32 index arithmetic of a split tail wraps when a symbolic extent is near 2**31.
     re.compile(r"evaluates to -2147483648"),

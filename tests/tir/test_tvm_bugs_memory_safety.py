@@ -1,0 +1,147 @@
+"""TVM 0.27 schedule primitives that make kernels access memory out of bounds: found statically by
+Z3 (bounds_safe_z3), each with a witness replayed concretely.
+
+Expected findings: see tvm_bug_repros.py for what these tests promise, TVM_BUGS.md for the list.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tvm_bug_repros import case_of, example_case, tensorize_steps, violation
+
+import properties.tir_generic as G
+from passcheck.generators.primfuncs import PrimFuncSpec
+from passcheck.generators.schedules import ScheduleExample, Step
+
+CONV_PADDED = PrimFuncSpec("conv2d", (1, 3, 6, 10), (("out_channels", 3), ("kernel", (2, 3)), ("stride", (1, 3)),
+                                                    ("dilation", (2, 2)), ("padding", (2, 0))), "int64",
+                           prologue=True, seed=1)
+
+
+def test_cache_read_after_compute_at_drops_the_predicate() -> None:
+    """compute_at gives `pre` the predicate 2 <= y < 8 (rows outside are padding). cache_read of
+    `pad`'s input then adds a copy block `pre_global` under the same loop *without* that
+    predicate: at y = 0 it copies row y - 2 = -2 of the compacted buffer."""
+    case = case_of("cache_read", CONV_PADDED,
+                   Step("compute_at", "pre", (6,), (("target", "pad"), ("preserve_unit_loops", True), ("index", -1))),
+                   Step("cache_read", "pad", (), (("buffer", 0), ("scope", "global"))), prefix=1)
+    msg = violation(G.bounds_safe_z3, case)
+    assert "pre_global[" in msg and "evaluates to -2" in msg and "y=0" in msg
+
+
+def test_split_tail_index_wraps_in_int32_near_the_largest_extent() -> None:
+    """A symbolic int32 extent: split(i, [None, 3]) of n + 1 iterations computes i_0 * 3 + i_1
+    up to 3 * ceil((n + 1) / 3) - 1, which for n + 1 = 2**31 - 1 (a legal int32-indexed
+    buffer) exceeds INT32_MAX and wraps to -2**31; the tail guard `i_0 * 3 + i_1 < n + 1`
+    wraps too and lets the access through. Index arithmetic is not widened to int64."""
+    spec = PrimFuncSpec("pad", (1,), (("pads", ((0, 1),)),), "int32", symbolic=True)
+    case = case_of("split", spec, Step("split", "pad", (0,), (("factors", (None, 3)), ("preserve_unit_iters", False))))
+    msg = violation(G.bounds_safe_z3, case)
+    assert "evaluates to -2147483648" in msg and re.search(r"n=214748364[56]\b", msg)
+
+
+def test_read_at_copies_the_unguarded_region() -> None:
+    """read_at of the padded read of X copies X rows -2..: the copy ignores the if_then_else."""
+    spec = PrimFuncSpec("pool", (1, 5, 3, 8), (("op", "avg"), ("kernel", (3, 2)), ("stride", (1, 2)),
+                                               ("padding", (2, 0))), "int64", epilogue=True, seed=1,
+                        epilogue_op="clip")
+    case = case_of("read_at", spec, Step("read_at", "pad", (1,), (("buffer", 0), ("scope", "global"))))
+    msg = violation(G.bounds_safe_z3, case)
+    assert "load X[" in msg and "evaluates to -2" in msg
+
+
+def test_rfactor_after_a_non_dividing_split_drops_the_predicate() -> None:
+    """split(i, [2, None]) of 5 iterations runs 6 guarded by i < 5; rfactor's write-back block
+    loses that guard and stores red[5]."""
+    spec = PrimFuncSpec("reduce", (5, 6), (("axes", (1,)), ("op", "sum")), "int32")
+    case = case_of("rfactor", spec, Step("split", "red", (0,), (("factors", (2, None)),)),
+                   Step("rfactor", "red", (2,), (("factor_axis", 0),)), prefix=1)
+    msg = violation(G.bounds_safe_z3, case)
+    assert "store red[i0_0 * 3 + i0_1]" in msg and "evaluates to 5, outside [0, 5)" in msg
+
+
+def test_decompose_reduction_init_block_loses_the_split_predicate() -> None:
+    """split(j, [4, 16, None], preserve_unit_iters=False) of 9 columns, then decompose_reduction
+    at j_1: the init block loops j_1_init over 16 without the guard and writes matmul[i, 9..]."""
+    spec = PrimFuncSpec("matmul", (17, 11), (("n", 9),), "int32", prologue=True, epilogue=True)
+    case = case_of("decompose_reduction", spec,
+                   Step("split", "matmul", (1,), (("factors", (4, 16, None)), ("preserve_unit_iters", False))),
+                   Step("decompose_reduction", "matmul", (2,)), prefix=1)
+    msg = violation(G.bounds_safe_z3, case)
+    assert "store matmul[i, j_0 * 16 + j_1_init]" in msg and "outside [0, 9)" in msg
+
+
+def test_blockize_drops_the_predicate_of_the_loop_it_wraps() -> None:
+    """split of a unit loop by 7 (preserve_unit_iters=False) leaves i1_1 in [0, 7) guarded by
+    i1_1 < 1; blockize of i1_1 moves the block under a new outer block without that guard."""
+    spec = PrimFuncSpec("elementwise", (3, 1), (("depth", 1),), "int32", prologue=True)
+    case = case_of("blockize", spec,
+                   Step("split", "pre", (1,), (("factors", (None, 7)), ("preserve_unit_iters", False))),
+                   Step("blockize", "pre", (2,), (("preserve_unit_iters", False),)), prefix=1)
+    msg = violation(G.bounds_safe_z3, case)
+    assert "load X[i0, i1_1]" in msg and "outside [0, 1)" in msg
+
+
+def test_write_at_write_back_drops_the_split_predicate() -> None:
+    """write_at under a non-dividing split: the copy back to the output runs at i = 5 too,
+    writing past the end of the output parameter (heap corruption if executed)."""
+    spec = PrimFuncSpec("elementwise", (5,), (("depth", 2),), "int32")
+    case = case_of("write_at", spec, Step("split", "ew1", (0,), (("factors", (2, None)),)),
+                   Step("write_at", "ew1", (1,), (("buffer", 0), ("scope", "global"))), prefix=1)
+    msg = violation(G.bounds_safe_z3, case)
+    assert "store ew1[i0_0 * 3 + i0_1]" in msg and "i0_0=1, i0_1=2" in msg
+
+
+def test_reindex_cache_read_copies_the_unguarded_region_of_a_padded_read() -> None:
+    """Found by the 2,000-example reindex_cache_read campaign (in 291 of its examples): `pad`
+    reads X[i] under `if_then_else(i < n, ...)` for i in [0, n + 1); the cache block copies
+    X[i] for every i, guard dropped, so it loads X[n] (Z3 witness, confirmed concretely)."""
+    spec = PrimFuncSpec("pad", (1,), (("pads", ((0, 1),)),), "int32", symbolic=True)
+    case = case_of("reindex_cache_read", spec, Step("reindex_cache_read", "pad", (), (
+        ("buffer", 0), ("scope", "global"), ("perm", (0, 1)))))
+    msg = violation(G.bounds_safe_z3, case)
+    assert re.search(r"load X\[\w+\] \(shape \[n\]\): index 0 evaluates to (\d+), outside \[0, \1\)", msg), msg
+    # The reindex campaign found the same for reindex of the read.
+    case = case_of("reindex", spec, Step("reindex", "pad", (), (("kind", "read"), ("buffer", 0))))
+    msg = violation(G.bounds_safe_z3, case)
+    assert re.search(r"load X\[\w+\] \(shape \[n\]\): index 0 evaluates to (\d+), outside \[0, \1\)", msg), msg
+
+
+def test_reindex_cache_write_after_a_non_dividing_split_drops_the_predicate() -> None:
+    """Found by the 2,000-example reindex_cache_write campaign: split(i, [1, 2]) of a 1-element
+    loop runs i0_1 in [0, 2) guarded by i0_1 < 1; the write-back block of the cache loses that
+    guard and stores ew0[1] of 1."""
+    spec = PrimFuncSpec("elementwise", (1,), (("depth", 1),), "int32")
+    case = case_of("reindex_cache_write", spec,
+                   Step("split", "ew0", (0,), (("factors", (1, 2)), ("preserve_unit_iters", False))),
+                   Step("reindex_cache_write", "ew0", (), (("buffer", 0), ("scope", "global"), ("perm", (0, 1)))),
+                   prefix=1)
+    msg = violation(G.bounds_safe_z3, case)
+    assert "store ew0[" in msg and "index 0 evaluates to 1, outside [0, 1)" in msg, msg
+
+
+def test_tensorize_drops_the_predicate_of_a_split_unit_loop() -> None:
+    """Found by the tensorize campaign. A 1-row matmul whose row loop is split by 3 runs
+    i_1 in [0, 3) guarded by i_1 < 1; tensorize with preserve_unit_iters=False accepts it and
+    drops the guard, so the kernel writes rows 1 and 2 of a 1-row output (Z3 witness, replayed).
+    Likewise a 1-long reduction split by 2: the dot product reads X[i, 1] of 1 column. With
+    preserve_unit_iters=True TVM raises the InternalError above or refuses instead."""
+    case = case_of("tensorize", PrimFuncSpec("matmul", (1, 3), (("n", 3),), "int32"),
+                   *tensorize_steps(3, 3, keep=False), prefix=3)
+    msg = violation(G.bounds_safe_z3, case)
+    assert "store matmul[i_1, j] (shape [1, 3]): index 0 evaluates to" in msg, msg
+    case = case_of("tensorize", PrimFuncSpec("matmul", (16, 1), (("n", 3),), "int32"),
+                   *tensorize_steps(2, 2, keep=False), prefix=3)
+    msg = violation(G.bounds_safe_z3, case)
+    assert "load X[i_0 * 2 + i_1, r] (shape [16, 1]): index 1 evaluates to 1, outside [0, 1)" in msg, msg
+
+
+def test_pad_einsum_after_compute_at_stores_out_of_bounds() -> None:
+    ex = ScheduleExample(spec=PrimFuncSpec(kind="matmul", shape=(3, 2), attrs=(("n", 1),), index_dtype="int32",
+                                           symbolic=True, epilogue=True),
+                         steps=(Step("compute_at", "matmul", (1,), (("target", "post"), ("preserve_unit_loops", False),
+                                                                   ("index", -1))),
+                                Step("pad_einsum", "matmul", (), (("padding", (2, 1, 2)),))), prefix=1)
+    msg = violation(G.bounds_safe_z3, example_case("pad_einsum", ex))
+    assert "store post[" in msg and "outside [0, n)" not in msg, msg

@@ -1,0 +1,200 @@
+"""TVM 0.27 schedule primitives that make kernels compute wrong values, or run block instances
+zero times, twice or outside their domain (equivalent_by_execution, block_instances_*).
+
+Expected findings: see tvm_bug_repros.py for what these tests promise, TVM_BUGS.md for the list.
+"""
+
+from __future__ import annotations
+
+from tvm_bug_repros import case_of, example_case, rca, violation
+
+import properties.tir_generic as G
+import properties.tir_schedule as S
+from passcheck.generators.primfuncs import PrimFuncSpec
+from passcheck.generators.schedules import ScheduleExample, Step
+
+BCAST4 = PrimFuncSpec("broadcast", (4,), (("bdims", (False,)),), "int32", epilogue=True, seed=0)
+
+
+def test_reverse_compute_at_skips_padding_rows() -> None:
+    """`pad` (a consumer of `pre`) moved under `pre`'s row loop computes only the rows that
+    depend on `pre`; the zero rows of the padding are never written."""
+    spec = PrimFuncSpec("pool", (2, 2, 13, 10), (("op", "avg"), ("kernel", (3, 1)), ("stride", (1, 2)),
+                                                ("padding", (1, 0))), "int32", prologue=True, seed=2)
+    case = case_of("reverse_compute_at", spec, rca("pad", 2, "pre"))
+    assert "80 of 600 instances are never executed" in violation(S.block_instances_exactly_once, case)
+    # The unwritten rows are read uninitialized: whether execution notices depends on what the
+    # allocator hands out (often zeros, the right padding value), so only the domain check is
+    # deterministic here.
+
+
+def test_reverse_compute_at_under_a_fused_loop_shrinks_the_reduction_window() -> None:
+    """max_pool 2x2 moved under the producer's fused (batch, channel) loop: the regenerated
+    reduction loops have extent 1, so each window keeps only its first element."""
+    spec = PrimFuncSpec("pool", (1, 5, 5, 5), (("op", "max"), ("kernel", (2, 2)), ("stride", (2, 2)),
+                                               ("padding", (0, 0))), "int32", prologue=True, seed=2)
+    case = case_of("reverse_compute_at", spec, Step("fuse", "pre", (0,), (("count", 2), ("preserve_unit_iters", True))),
+                   Step("reverse_compute_at", "pool", (0,), (("target", "pre"), ("preserve_unit_loops", True),
+                                                             ("index", -1))), prefix=1)
+    assert "60 of 80 instances are never executed" in violation(S.block_instances_exactly_once, case)
+    assert "computes different values" in violation(G.equivalent_by_execution, case)
+
+
+def test_vectorize_shares_a_compacted_intermediate_between_lanes() -> None:
+    case = case_of("vectorize", BCAST4, rca("post", 0, "bcast"), Step("vectorize", "post", (0,)), prefix=1)
+    G.bounds_safe_z3(case)
+    assert "computes different values" in violation(G.equivalent_by_execution, case)
+
+
+def test_reindex_write_after_reverse_compute_at_copies_back_too_late() -> None:
+    case = case_of("reindex", BCAST4, rca("post", 0, "bcast"),
+                   Step("reindex", "bcast", (), (("kind", "write"), ("buffer", 0))), prefix=1)
+    assert "computes different values" in violation(G.equivalent_by_execution, case)
+
+
+def test_write_at_after_decompose_reduction_leaves_the_init_behind() -> None:
+    spec = PrimFuncSpec("matmul", (5, 4), (("n", 3),), "int32", seed=2)
+    case = case_of("write_at", spec, Step("decompose_reduction", "matmul", (2,)),
+                   Step("write_at", "matmul", (2,), (("buffer", 0), ("scope", "local"))), prefix=1)
+    assert "computes different values" in violation(G.equivalent_by_execution, case)
+
+
+def test_cache_write_of_a_blockized_reduction_leaves_the_init_behind() -> None:
+    """blockize of the reduction loop, then cache_write of the inner block: the outer block's
+    init still zeroes the original buffer, the inner block accumulates into the fresh (never
+    initialized) cache, which is copied back."""
+    spec = PrimFuncSpec("legalized", (13, 7), (("op", "sum"), ("axes", (1,))), "int64")
+    case = case_of("cache_write", spec, Step("blockize", "x_red", (1,), (("preserve_unit_iters", True),)),
+                   Step("cache_write", "x_red", (), (("buffer", 0), ("scope", "global"))), prefix=1)
+    assert "computes different values" in violation(G.equivalent_by_execution, case)
+
+
+def test_fuse_reduction_epilogue_folds_a_bias_into_a_max_reduction() -> None:
+    """The Bias pattern (`out = red + b`) is exact for a sum: the bias becomes the init. For a
+    max reduction it is not (max(b, x...) != max(x...) + b), yet the primitive accepts it."""
+    spec = PrimFuncSpec("pool", (1, 4, 9, 6), (("op", "max"), ("kernel", (3, 1)), ("stride", (2, 2)),
+                                               ("padding", (2, 0))), "int64", epilogue=True, epilogue_op="bias", seed=3)
+    case = case_of("fuse_reduction_epilogue", spec, Step("fuse_reduction_epilogue", "pool", (), (("epilogue", "post"),)))
+    assert "computes different values" in violation(G.equivalent_by_execution, case)
+    # The same bias on a sum stays exact.
+    mm = PrimFuncSpec("matmul", (3, 4), (("n", 2),), "int32", epilogue=True, seed=2, epilogue_op="bias")
+    G.equivalent_by_execution(case_of("fuse_reduction_epilogue", mm,
+                                      Step("fuse_reduction_epilogue", "matmul", (), (("epilogue", "post"),))))
+
+
+def test_merge_ignores_producer_consumer_order() -> None:
+    """merge of the consumer's outer loop with an earlier producer's puts the consumer first:
+    `post` reads `ew1` before the (later) nest that computes it."""
+    spec = PrimFuncSpec("elementwise", (3, 3, 8), (("depth", 2),), "int32", epilogue=True)
+    case = case_of("merge", spec, Step("merge", "post", (0,), (("other", "ew0"),)))
+    assert "computes different values" in violation(G.equivalent_by_execution, case)
+
+
+def test_pad_einsum_pads_a_max_reduction_with_zeros() -> None:
+    """pad_einsum is for sum-of-products blocks, but accepts a max reduction and pads its
+    reduction axis with 0: a window of negative values now has maximum 0."""
+    spec = PrimFuncSpec("reduce", (13, 10, 3), (("axes", (2,)), ("op", "max")), "int32", seed=1)
+    case = case_of("pad_einsum", spec, Step("pad_einsum", "red", (), (("padding", (2, 4, 8)),)))
+    assert "computes different values" in violation(G.equivalent_by_execution, case)
+
+
+def test_reverse_compute_at_of_a_reshape_computes_half_the_consumer() -> None:
+    """Found by the 2,000-example reverse_compute_at campaign. A reshape (3, 16) -> (4, 12) moved
+    under its producer's row loop: the regenerated loops cover 2 rows and a column range of
+    max(i0*4, (i0*16+3)%12) + 1 - min(...) per producer row, so 24 of the 48 reshape instances
+    never run and the output reads uninitialised memory (nan in practice). Same with index -1
+    or -2, with or without an epilogue."""
+    spec = PrimFuncSpec("reshape", (3, 16), (("out_shape", (4, 12)),), "int32", prologue=True)
+    case = case_of("reverse_compute_at", spec, rca("reshape", 0, "pre"))
+    assert "24 of 48 instances are never executed" in violation(S.block_instances_exactly_once, case)
+
+
+def test_reindex_write_after_compute_at_copies_back_too_late() -> None:
+    """Found by the 2,000-example reindex campaign, the compute_at twin of the
+    reverse_compute_at case above: `reshape` computed at `post`'s loop, then reindex of its
+    write puts the copy back into `reshape` after the whole nest, when `post` has already read
+    it (13 of 13 outputs wrong)."""
+    spec = PrimFuncSpec("reshape", (13,), (("out_shape", (13, 1)),), "int32", prologue=True, epilogue=True,
+                        seed=2723, epilogue_op="clip")
+    case = case_of("reindex", spec, Step("compute_at", "reshape", (0,), (("target", "post"),
+                                                                       ("preserve_unit_loops", False),
+                                                                       ("index", -1))),
+                   Step("reindex", "reshape", (), (("kind", "write"), ("buffer", 0))), prefix=1)
+    assert "computes different values" in violation(G.equivalent_by_execution, case)
+
+
+def test_write_at_of_a_blockized_reduction_leaves_the_init_behind() -> None:
+    ex = ScheduleExample(spec=PrimFuncSpec(kind="matmul", shape=(8, 10), attrs=(("n", 6),), index_dtype="int32",
+                                           symbolic=True, prologue=True, epilogue=True, seed=3124, epilogue_op="clip"),
+                         steps=(Step("compute_inline", "pre"),
+                                Step("blockize", "matmul", (6,), (("preserve_unit_iters", True),)),
+                                Step("write_at", "matmul", (3,), (("buffer", 0), ("scope", "global")))), prefix=2)
+    assert "computes different values" in violation(G.equivalent_by_execution, example_case("write_at", ex))
+
+
+def test_rfactor_after_a_non_dividing_split_sums_uninitialised_partials() -> None:
+    """A 1-long reduction split by 5 runs 5 lanes guarded by k < 1. rfactor makes a 5-element
+    partial buffer; the rfactor block keeps the guard, so 4 partials are never written, but the
+    write-back sums all 5: the output is garbage (102435.875 for an expected 1.0 in the
+    campaign; whatever the allocator left). In bounds, so only execution sees it."""
+    ex = ScheduleExample(spec=PrimFuncSpec(kind="reduce", shape=(1, 1, 1, 1), attrs=(("axes", (0, 1)), ("op", "sum")),
+                                           index_dtype="int32", prologue=True),
+                         steps=(Step("split", "red", (2,), (("factors", (1, 5)), ("preserve_unit_iters", False))),
+                                Step("rfactor", "red", (3,), (("factor_axis", 0),))), prefix=1)
+    case = example_case("rfactor", ex)
+    G.bounds_safe_z3(case)
+    assert "computes different values" in violation(G.equivalent_by_execution, case)
+
+
+def test_pad_einsum_pads_a_loop_shared_with_another_block() -> None:
+    """`post` moved under the reduction's loops; pad_einsum then pads those loops (12 -> 16
+    columns) and `post` runs its instances for the padding too, out of its domain."""
+    ex = ScheduleExample(spec=PrimFuncSpec(kind="reduce", shape=(6, 12), attrs=(("axes", (1,)), ("op", "sum")),
+                                           index_dtype="int64", epilogue=True),
+                         steps=(Step("reverse_compute_at", "post", (2,), (("target", "red"), ("preserve_unit_loops", True),
+                                                                          ("index", -1))),
+                                Step("reverse_compute_at", "post", (3,), (("target", "red"),
+                                                                          ("preserve_unit_loops", False),
+                                                                          ("index", -1))),
+                                Step("pad_einsum", "red", (), (("padding", (8, 2)),))), prefix=2)
+    case = example_case("pad_einsum", ex)
+    assert "block 'post' (outside)" in violation(S.block_instances_within_domain, case)
+
+
+def test_loop_partition_drops_the_iterations_its_factors_miss() -> None:
+    """loop_partition of a 3-long reduction loop with factors [1, 1] is accepted (a split with
+    factors short of the extent is refused); the third iteration is never run."""
+    ex = ScheduleExample(spec=PrimFuncSpec(kind="legalized", shape=(1, 3), attrs=(("op", "matmul"), ("n", 1)),
+                                           index_dtype="int64", symbolic=True),
+                         steps=(Step("loop_partition", "matmul", (2,), (("factors", (1, 1)),
+                                                                       ("preserve_unit_iters", False))),))
+    assert "computes different values" in violation(G.equivalent_by_execution, example_case("loop_partition", ex))
+    ex = ScheduleExample(spec=PrimFuncSpec(kind="reshape", shape=(12, 12, 1), attrs=(("out_shape", (18, 8)),),
+                                           index_dtype="int32", epilogue=True, seed=594, epilogue_op="relu_shift"),
+                         steps=(Step("fuse", "post", (5,), (("count", 2), ("preserve_unit_iters", False))),
+                                Step("loop_partition", "post", (4,), (("factors", (7, 3, 4)),
+                                                                     ("preserve_unit_iters", True)))), prefix=1)
+    assert "verify_well_formed rejects" in violation(G.well_formed_before_after, example_case("loop_partition", ex))
+
+
+def test_decompose_padding_after_compute_at_reads_the_producer_too_early() -> None:
+    """`pre` computed at `pad`'s loop, then decompose_padding of `pad`: the in-bound copy runs
+    before `pre` is computed, so it copies an unwritten element (NaN-poisoned: wrong every time;
+    1.57e26 in the campaign)."""
+    ex = ScheduleExample(spec=PrimFuncSpec(kind="pad", shape=(1,), attrs=(("pads", ((0, 2),)),), index_dtype="int32",
+                                           symbolic=True, prologue=True),
+                         steps=(Step("compute_at", "pre", (0,), (("target", "pad"), ("preserve_unit_loops", False),
+                                                                ("index", -1))),
+                                Step("decompose_padding", "pad", (0,))), prefix=1)
+    case = example_case("decompose_padding", ex)
+    G.bounds_safe_z3(case)
+    assert "computes different values" in violation(G.equivalent_by_execution, case)
+    ex = ScheduleExample(spec=PrimFuncSpec(kind="pad", shape=(1,), attrs=(("pads", ((0, 0),)),), index_dtype="int32",
+                                           symbolic=True, prologue=True),
+                         steps=(Step("reverse_compute_at", "pad", (0,), (("target", "pre"), ("preserve_unit_loops", True),
+                                                                         ("index", -1))),
+                                Step("compute_at", "pre", (7,), (("target", "pad"), ("preserve_unit_loops", False),
+                                                                ("index", -1))),
+                                Step("decompose_padding", "pad", (0,))), prefix=2)
+    assert "in_bound_filling_pos.defined()" in violation(G.transformation_does_not_raise,
+                                                         example_case("decompose_padding", ex))
