@@ -38,3 +38,18 @@ def test_merge_of_a_loop_with_itself_segfaults() -> None:
         print("survived", flush=True)
     """)
     assert "scheduled" in r.stdout and "survived" not in r.stdout and r.returncode != 0
+
+
+def test_cache_index_after_fusing_unit_loops_segfaults() -> None:
+    """Found by the 2,000-example cache_index campaign (twice): not a corrupted worker, it
+    reproduces alone."""
+    r = _child("""
+        from tvm import s_tir
+        from passcheck.generators.primfuncs import PrimFuncSpec, build_primfunc
+        sch = s_tir.Schedule(build_primfunc(PrimFuncSpec("reshape", (1, 1, 1), (("out_shape", (1, 1)),), "int32")))
+        sch.fuse(*sch.get_loops("reshape"), preserve_unit_iters=False)
+        print("scheduled", flush=True)
+        sch.cache_index(sch.get_sblock("reshape"), "global", cse_thresh=0)
+        print("survived", flush=True)
+    """)
+    assert "scheduled" in r.stdout and "survived" not in r.stdout and r.returncode != 0
