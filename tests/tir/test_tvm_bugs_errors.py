@@ -6,7 +6,7 @@ Expected findings: see tvm_bug_repros.py for what these tests promise, TVM_BUGS.
 
 from __future__ import annotations
 
-from tvm_bug_repros import case_of, example_case, tensorize_steps, violation
+from tvm_bug_repros import case_of, example_case, rca, tensorize_steps, violation
 
 import properties.tir_generic as G
 from passcheck.generators.primfuncs import PrimFuncSpec
@@ -302,3 +302,14 @@ def test_cache_inplace_after_decompose_reduction_uses_block_iterators_outside_th
                          steps=(Step("decompose_reduction", "matmul", (0,)),
                                 Step("cache_inplace", "matmul", (), (("buffer", 0), ("scope", "global")))), prefix=1)
     assert "verify_well_formed rejects" in violation(G.well_formed_before_after, example_case("cache_inplace", ex))
+
+
+def test_reverse_compute_at_of_a_pooling_raises_a_pattern_match_value_error() -> None:
+    """Found by the 2,000-example reverse_compute_at campaign (about 100 of its examples): a
+    pooling (even 1x1) moved under its producer's channel loop makes TVM raise a ValueError from
+    a region pattern match instead of applying or refusing."""
+    spec = PrimFuncSpec("pool", (1, 5, 9, 6), (("op", "avg"), ("kernel", (1, 1)), ("stride", (1, 3)),
+                                               ("padding", (0, 0))), "int64", prologue=True, epilogue=True,
+                        epilogue_op="bias")
+    case = case_of("reverse_compute_at", spec, rca("pool", 1, "pre"))
+    assert "TensorRegion pattern match failed" in violation(G.transformation_does_not_raise, case)

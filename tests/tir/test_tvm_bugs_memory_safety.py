@@ -145,3 +145,16 @@ def test_pad_einsum_after_compute_at_stores_out_of_bounds() -> None:
                                 Step("pad_einsum", "matmul", (), (("padding", (2, 1, 2)),))), prefix=1)
     msg = violation(G.bounds_safe_z3, example_case("pad_einsum", ex))
     assert "store post[" in msg and "outside [0, n)" not in msg, msg
+
+
+def test_cache_read_of_a_blockized_padding_copies_the_unguarded_region() -> None:
+    """Found by the 2,000-example cache_read campaign (all 13 of its out-of-bounds examples):
+    after `pad` is blockized, its outer block declares the unclipped window of `pre` as its read
+    region, and cache_read copies that region, guard dropped: it loads pre[..., -1]."""
+    spec = PrimFuncSpec("conv2d", (1, 3, 13, 7), (("out_channels", 3), ("kernel", (3, 1)), ("stride", (1, 1)),
+                                                  ("dilation", (2, 2)), ("padding", (0, 1))), "int32",
+                        prologue=True, epilogue=True, epilogue_op="bias")
+    case = case_of("cache_read", spec, Step("blockize", "pad", (2,), (("preserve_unit_iters", True),)),
+                   Step("cache_read", "pad", (), (("buffer", 0), ("scope", "local"))), prefix=1)
+    msg = violation(G.bounds_safe_z3, case)
+    assert "load pre[0, ch, ax2, ax3 - 1] (shape [1, 3, 13, 7]): index 3 evaluates to -1, outside [0, 7)" in msg, msg
