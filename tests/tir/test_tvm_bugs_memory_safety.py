@@ -158,3 +158,15 @@ def test_cache_read_of_a_blockized_padding_copies_the_unguarded_region() -> None
                    Step("cache_read", "pad", (), (("buffer", 0), ("scope", "local"))), prefix=1)
     msg = violation(G.bounds_safe_z3, case)
     assert "load pre[0, ch, ax2, ax3 - 1] (shape [1, 3, 13, 7]): index 3 evaluates to -1, outside [0, 7)" in msg, msg
+
+
+def test_reindex_cache_read_after_a_non_dividing_split_drops_the_predicate() -> None:
+    """Same campaign, the split-predicate twin of the padded read: `post`'s rows split by
+    [3, 5, None] run 15 rows guarded by i < 2, and the cache copy reads matmul[10, i1] of 2 rows."""
+    spec = PrimFuncSpec("matmul", (2, 2), (("n", 2),), "int32", prologue=True, epilogue=True, epilogue_op="clip")
+    case = case_of("reindex_cache_read", spec,
+                   Step("split", "post", (4,), (("factors", (3, 5, None)), ("preserve_unit_iters", True))),
+                   Step("reindex_cache_read", "post", (), (("buffer", 1), ("scope", "local"), ("perm", (0, 1)))),
+                   prefix=1)
+    msg = violation(G.bounds_safe_z3, case)
+    assert "load matmul[i0_0 * 5 + i0_1, i1] (shape [2, 2]): index 0 evaluates to" in msg, msg

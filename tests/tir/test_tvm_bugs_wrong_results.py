@@ -198,3 +198,18 @@ def test_decompose_padding_after_compute_at_reads_the_producer_too_early() -> No
                                 Step("decompose_padding", "pad", (0,))), prefix=2)
     assert "in_bound_filling_pos.defined()" in violation(G.transformation_does_not_raise,
                                                          example_case("decompose_padding", ex))
+
+
+def test_reindex_of_a_blockized_reduction_computes_garbage() -> None:
+    """Found by the 2,000-example reindex campaign (all 27 of its wrong-value examples): reindex
+    of a read or of the write of a reduction whose loops were blockized. Like cache_write and
+    write_at of a blockized reduction, the outer block's init stays on the original buffer."""
+    spec = PrimFuncSpec("reduce", (7, 13, 9), (("axes", (2,)), ("op", "max")), "int32", symbolic=True, epilogue=True,
+                        epilogue_op="clip")
+    case = case_of("reindex", spec, Step("blockize", "red", (4,), (("preserve_unit_iters", False),)),
+                   Step("reindex", "red", (), (("kind", "read"), ("buffer", 0))), prefix=1)
+    assert "computes different values" in violation(G.equivalent_by_execution, case)
+    spec = PrimFuncSpec("matmul", (5, 12), (("n", 17),), "int32", prologue=True)
+    case = case_of("reindex", spec, Step("blockize", "matmul", (5,), (("preserve_unit_iters", False),)),
+                   Step("reindex", "matmul", (), (("kind", "write"), ("buffer", 0))), prefix=1)
+    assert "computes different values" in violation(G.equivalent_by_execution, case)
