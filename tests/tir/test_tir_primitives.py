@@ -21,13 +21,15 @@ from passcheck.property import all_properties
 from passcheck.registry.subject import Options
 from passcheck.registry.tir_subjects import TIR_SUBJECTS
 
-# No known TVM bug is reachable from these primitives' own examples (the preparatory steps that
-# run before them discard an example when they themselves go wrong).
-CLEAN = ("split", "fuse", "reorder", "compute_at", "compute_inline", "cache_read", "parallel", "bind",
-         "transform_layout", "transform_block_layout", "storage_align", "set_scope",
-         "annotate", "add_unit_loop", "reorder_block_iter_var", "unsafe_set_dtype",
-         "unsafe_hide_buffer_access",
-         "sample_perfect_tile", "sample_partitioned_tile", "sample_categorical", "sample_compute_location")
+# No finding in 2,000 examples each (seed 2027): no known TVM bug is reachable from these
+# primitives' own examples (preparatory steps that go wrong themselves discard an example).
+CLEAN = ("split", "fuse", "reorder", "compute_at", "compute_inline", "parallel", "transform_block_layout",
+         "storage_align", "set_scope", "annotate", "add_unit_loop", "reorder_block_iter_var", "unsafe_set_dtype",
+         "unsafe_hide_buffer_access", "sample_perfect_tile", "sample_partitioned_tile", "sample_categorical",
+         "sample_compute_location")
+# Kept TVM bugs are reachable from these in long campaigns, but not in the few derandomized
+# examples of the default run.
+SMOKE = ("cache_read", "bind", "transform_layout")
 
 OPTS = Options()
 
@@ -83,7 +85,7 @@ def run_subject(name: str, n: int, opts: Options = OPTS) -> tuple[int, list[str]
     return made, findings
 
 
-@pytest.mark.parametrize("name", CLEAN)
+@pytest.mark.parametrize("name", CLEAN + SMOKE)
 def test_real_primitive_has_no_findings(name: str) -> None:
     made, findings = run_subject(name, 6)
     assert not findings, "\n\n".join(findings[:3])
