@@ -313,3 +313,38 @@ def test_reverse_compute_at_of_a_pooling_raises_a_pattern_match_value_error() ->
                         epilogue_op="bias")
     case = case_of("reverse_compute_at", spec, rca("pool", 1, "pre"))
     assert "TensorRegion pattern match failed" in violation(G.transformation_does_not_raise, case)
+
+
+
+# --- found by the 2,000-example `schedule` campaign (sequences), culprit step found by testing
+#     each prefix of the failing sequence -------------------------------------------------------
+
+
+def test_compute_inline_after_write_at_does_not_lower() -> None:
+    """The write_at cache block of `ew1` inlined: accepted, then lowering fails "Multiple
+    buffer read"."""
+    ex = ScheduleExample(spec=PrimFuncSpec(kind="elementwise", shape=(13, 6, 8), attrs=(("depth", 2),),
+                                           index_dtype="int32", epilogue=True, seed=21, epilogue_op="bias"),
+                         steps=(Step("sample_partitioned_tile", "ew1", (7,), (("n", 3), ("pos", 0), ("inner", 2))),
+                                Step("write_at", "ew1", (5,), (("buffer", 0), ("scope", "global"))),
+                                Step("compute_inline", "ew1")))
+    assert "Multiple buffer read" in violation(G.well_formed_before_after, example_case("schedule", ex))
+
+
+def test_fuse_reduction_epilogue_after_transform_layout_fails_internally() -> None:
+    """The epilogue reads the reduction's output through a re-laid-out (5-d) buffer; fusing it
+    indexes the 4-d output with 5 indices: InternalError instead of a ScheduleError."""
+    ex = ScheduleExample(spec=PrimFuncSpec(kind="conv2d", shape=(1, 1, 16, 3),
+                                           attrs=(("out_channels", 1), ("kernel", (3, 1)), ("stride", (2, 2)),
+                                                  ("dilation", (2, 2)), ("padding", (0, 2))),
+                                           index_dtype="int64", epilogue=True, seed=113, epilogue_op="bias"),
+                         steps=(Step("reorder_block_iter_var", "conv", (), (("perm", (1, 5, 3, 6, 4, 0, 2)),)),
+                                Step("storage_align", "conv", (), (("buffer", 0), ("axis", 0), ("factor", 8),
+                                                                   ("offset", 0))),
+                                Step("transform_layout", "post", (), (("kind", "read"), ("buffer", 0),
+                                                                     ("map", ("split", 2, 4)), ("pad_value", 0.0))),
+                                Step("sample_categorical", "pad", (0,)),
+                                Step("cache_read", "pad", (), (("buffer", 2), ("scope", "local"))),
+                                Step("fuse_reduction_epilogue", "conv", (), (("epilogue", "post"),))))
+    assert "cannot be indexed with the 5-dimensional indices" in violation(G.transformation_does_not_raise,
+                                                                            example_case("schedule", ex))
