@@ -90,6 +90,16 @@ def test_merge_ignores_producer_consumer_order() -> None:
     assert "computes different values" in violation(G.equivalent_by_execution, case)
 
 
+def test_merge_of_nests_two_stages_apart_skips_the_stage_between() -> None:
+    """The producer-first twin (the 2,000-example merge campaign: 454 wrong-value examples, both
+    orders): merging `pad`'s nest with `avg`'s moves `avg` ahead of the `pool` block it reads,
+    which now runs after the merged nest; TVM checks no dependence."""
+    spec = PrimFuncSpec("pool", (1, 5, 13, 9), (("op", "avg"), ("kernel", (1, 3)), ("stride", (1, 2)),
+                                                ("padding", (0, 1))), "int32", prologue=True)
+    case = case_of("merge", spec, Step("merge", "pad", (0,), (("other", "avg"),)))
+    assert "computes different values" in violation(G.equivalent_by_execution, case)
+
+
 def test_pad_einsum_pads_a_max_reduction_with_zeros() -> None:
     """pad_einsum is for sum-of-products blocks, but accepts a max reduction and pads its
     reduction axis with 0: a window of negative values now has maximum 0."""
