@@ -348,3 +348,14 @@ def test_fuse_reduction_epilogue_after_transform_layout_fails_internally() -> No
                                 Step("fuse_reduction_epilogue", "conv", (), (("epilogue", "post"),))))
     assert "cannot be indexed with the 5-dimensional indices" in violation(G.transformation_does_not_raise,
                                                                             example_case("schedule", ex))
+
+
+def test_fuse_of_a_reordered_symbolic_padding_fails_internally() -> None:
+    """Found by the slow schedule-sequence test (the 2,000-example fuse campaign never drew it):
+    reorder (i1, i0, i2) of a symbolic 3-d padding, then fuse of all three loops: TVM's
+    iterator-map analysis hits an InternalError ("The padding factor ... is not divisible by")
+    instead of fusing or refusing."""
+    spec = PrimFuncSpec("pad", (16, 16, 17), (("pads", ((3, 3), (0, 2), (1, 3))),), "int64", symbolic=True)
+    case = case_of("fuse", spec, Step("reorder", "pad", (1, 0, 2)),
+                   Step("fuse", "pad", (4,), (("count", 3), ("preserve_unit_iters", True))), prefix=1)
+    assert "CanProveDivisible(info.padding_factor, divisor)" in violation(G.transformation_does_not_raise, case)
