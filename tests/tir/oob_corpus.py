@@ -46,6 +46,7 @@ def guarded_compound(A: T.Buffer((16,), "float32"), B: T.Buffer((16,), "float32"
 @T.prim_func
 def int8_wrap_safe(A: T.Buffer((16,), "float32"), B: T.Buffer((16,), "float32")):
     for i in range(16):
+        # i * 16 wraps in int8: i = 8 gives -128, so the index stays within [0, 16).
         B[i] = A[T.Cast("int32", T.Cast("int8", i * 16)) // 16 + 8]
 
 
@@ -58,6 +59,7 @@ def int8_wrap_oob(A: T.Buffer((16,), "float32"), B: T.Buffer((16,), "float32")):
 @T.prim_func
 def int32_mul_wraps_safe(A: T.Buffer((16,), "float32"), B: T.Buffer((16,), "float32")):
     for i in range(4):
+        # 65536 * 65536 = 2**32 wraps to 0 in int32: the index is i.
         B[i] = A[i * 65536 * 65536 + i]
 
 

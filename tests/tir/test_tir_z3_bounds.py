@@ -8,8 +8,18 @@ that expects a violation also checks the witness: the loop point and the evaluat
 from __future__ import annotations
 
 import pytest
-from oob_corpus import CASES, sym_guarded
+from oob_corpus import CASES, split, sym_guarded
+from oob_corpus import bind_oob as bind_out_of_bounds
+from oob_corpus import floordiv_oob as floordiv_negative
+from oob_corpus import if_then_else_safe as guarded_expr
+from oob_corpus import int8_wrap_oob as int8_wrap_negative
+from oob_corpus import int8_wrap_safe as int8_wrap_in_bounds
+from oob_corpus import int32_mul_wraps_safe as int32_product_wraps
+from oob_corpus import int64_mul_oob as int64_product_does_not_wrap
+from oob_corpus import select_oob as select_is_no_guard
 from oob_corpus import sym_fused_safe as sym_fused
+from oob_corpus import sym_oob as sym_shifted
+from oob_corpus import truncmod_oob as truncmod_negative
 from tvm.script import tirx as T
 
 from passcheck.oracles.z3_bounds import check_bounds
@@ -52,18 +62,6 @@ def guarded_else(A: T.Buffer((16,), "float32"), B: T.Buffer((16,), "float32")):
             B[i] = A[i + 1]
 
 
-@T.prim_func
-def guarded_expr(A: T.Buffer((16,), "float32"), B: T.Buffer((16,), "float32")):
-    for i in range(16):
-        B[i] = T.if_then_else(i < 15, A[i + 1], T.float32(0))
-
-
-@T.prim_func
-def select_is_no_guard(A: T.Buffer((16,), "float32"), B: T.Buffer((16,), "float32")):
-    for i in range(16):
-        B[i] = T.Select(i < 15, A[i + 1], T.float32(0))
-
-
 def test_unguarded_access_has_a_confirmed_witness() -> None:
     w = _only_violation(unguarded)
     assert w.site.buffer == "A" and w.site.kind == "load"
@@ -84,32 +82,6 @@ def test_select_evaluates_both_operands() -> None:
 
 
 # --- machine integers --------------------------------------------------------------------------
-
-
-@T.prim_func
-def int8_wrap_in_bounds(A: T.Buffer((16,), "float32"), B: T.Buffer((16,), "float32")):
-    for i in range(16):
-        # i * 16 wraps in int8: i = 8 gives -128, so the index stays within [0, 16).
-        B[i] = A[T.Cast("int32", T.Cast("int8", i * 16)) // 16 + 8]
-
-
-@T.prim_func
-def int8_wrap_negative(A: T.Buffer((16,), "float32"), B: T.Buffer((16,), "float32")):
-    for i in range(16):
-        B[i] = A[T.Cast("int32", T.Cast("int8", i * 16)) // 16]
-
-
-@T.prim_func
-def int32_product_wraps(A: T.Buffer((16,), "float32"), B: T.Buffer((16,), "float32")):
-    for i in range(4):
-        # 65536 * 65536 = 2**32 wraps to 0 in int32: the index is i.
-        B[i] = A[i * 65536 * 65536 + i]
-
-
-@T.prim_func
-def int64_product_does_not_wrap(A: T.Buffer((T.int64(16),), "float32"), B: T.Buffer((T.int64(16),), "float32")):
-    for i in range(T.int64(4)):
-        B[i] = A[i * T.int64(65536) * T.int64(65536) + i]
 
 
 def test_narrowing_cast_wraps_and_stays_in_bounds() -> None:
@@ -133,12 +105,6 @@ def test_int64_multiplication_does_not_wrap() -> None:
 
 
 @T.prim_func
-def floordiv_negative(A: T.Buffer((4,), "float32"), B: T.Buffer((16,), "float32")):
-    for i in range(16):
-        B[i] = A[(i - 3) // 4]
-
-
-@T.prim_func
 def truncdiv_negative(A: T.Buffer((4,), "float32"), B: T.Buffer((16,), "float32")):
     for i in range(16):
         B[i] = A[T.truncdiv(i - 3, 4)]
@@ -148,12 +114,6 @@ def truncdiv_negative(A: T.Buffer((4,), "float32"), B: T.Buffer((16,), "float32"
 def floormod_negative(A: T.Buffer((4,), "float32"), B: T.Buffer((16,), "float32")):
     for i in range(16):
         B[i] = A[(i - 3) % 4]
-
-
-@T.prim_func
-def truncmod_negative(A: T.Buffer((4,), "float32"), B: T.Buffer((16,), "float32")):
-    for i in range(16):
-        B[i] = A[T.truncmod(i - 3, 4)]
 
 
 def test_floordiv_rounds_down_on_negatives() -> None:
@@ -196,14 +156,6 @@ def bind_in_bounds(A: T.Buffer((16,), "float32"), B: T.Buffer((16,), "float32"))
 
 
 @T.prim_func
-def bind_out_of_bounds(A: T.Buffer((16,), "float32"), B: T.Buffer((16,), "float32")):
-    for i in range(16):
-        j = T.Bind(16 - i)
-        if j >= 4:
-            B[i] = A[j]
-
-
-@T.prim_func
 def let_expr(A: T.Buffer((16,), "float32"), B: T.Buffer((16,), "float32")):
     for i in range(16):
         x = T.int32()
@@ -234,15 +186,6 @@ def sym_ok(a: T.handle, b: T.handle):
     B = T.match_buffer(b, (n,), "float32")
     for i in range(n):
         B[i] = A[i]
-
-
-@T.prim_func
-def sym_shifted(a: T.handle, b: T.handle):
-    n = T.int32()
-    A = T.match_buffer(a, (n,), "float32")
-    B = T.match_buffer(b, (n,), "float32")
-    for i in range(n):
-        B[i] = A[i + 1]
 
 
 @T.prim_func
@@ -313,23 +256,11 @@ def test_timeout_is_unknown_and_a_real_witness_is_found_given_time() -> None:
 # --- lowering of scheduled IR --------------------------------------------------------------------
 
 
-@T.prim_func(s_tir=True)
-def vec_add(A: T.Buffer((10,), "float32"), B: T.Buffer((10,), "float32")):
-    for i in range(10):
-        with T.sblock("B"):
-            vi = T.axis.spatial(10, i)
-            B[vi] = A[vi] + T.float32(1)
-
-
 @pytest.mark.parametrize("no_guard", [False, True])
 def test_non_dividing_split(no_guard: bool) -> None:
-    from tvm import s_tir
-
     from passcheck.oracles.tir_lowering import lower_to_loops
 
-    sch = s_tir.Schedule(vec_add)
-    sch.split(sch.get_loops(sch.get_sblock("B"))[0], [None, 4], disable_predication=no_guard)
-    res = check_bounds(lower_to_loops(sch.mod))
+    res = check_bounds(lower_to_loops(split(no_guard)))
     if not no_guard:
         assert res.safe
         return
