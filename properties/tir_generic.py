@@ -139,14 +139,12 @@ def _preparation_breaks_domain(case: Any) -> bool:
     (or outside its domain)?"""
     if not case.prefix or case.before is None:
         return False
-    from properties.tir_schedule import _domains, _padded_blocks
+    from properties.tir_schedule import _domain_issues
 
     try:
-        issues = _domains(case, "before").issues
+        return bool(_domain_issues(case, "before"))
     except Discard:
         return False
-    padded = _padded_blocks(case)
-    return any(not (i.kind == "outside" and i.block in padded) for i in issues)
 
 
 def _preparation_already_wrong(case: Any) -> bool:

@@ -52,10 +52,15 @@ def _padded_blocks(case: Any) -> set[str]:
             if s.prim == "transform_layout" and s.arg.get("pad_value") is not None}
 
 
+def _domain_issues(case: Any, which: str = "after") -> list[Any]:
+    """The domain issues of ``which``, less the padding instances a ``pad_value`` layout runs."""
+    padded = _padded_blocks(case)
+    return [i for i in _domains(case, which).issues if not (i.kind == "outside" and i.block in padded)]
+
+
 def _report(case: Any, kinds: tuple[str, ...], what: str) -> None:
     res = _domains(case)
-    padded = _padded_blocks(case)
-    issues = [i for i in res.issues if i.kind in kinds and not (i.kind == "outside" and i.block in padded)]
+    issues = [i for i in _domain_issues(case) if i.kind in kinds]
     if issues and case.prefix and any(i.kind in kinds for i in _domains(case, "before").issues):
         raise Discard("the preparatory steps already break the domain (their own subjects report it)")
     if issues:
