@@ -106,7 +106,7 @@ def equivalent_by_execution(case: Any) -> None:
             # Out-of-bounds kernels corrupt the heap: the bounds property reports these.
             raise Discard(f"not executed: the {which} module is not proved in bounds ({res.summary()})")
     try:
-        got = tir_exec.run_scheduled(case.spec, after)
+        got = tir_exec.run_scheduled(case.spec, after, case.lowered("after"))
     except Exception as e:  # noqa: BLE001 - failing to compile proved-safe code is a bug
         if _preparation_fails_to_build(case):
             raise Discard("the preparatory steps alone already fail to build (their own subjects report it)") from None
@@ -128,7 +128,7 @@ def _preparation_fails_to_build(case: Any) -> bool:
     if not case.prefix or case.before is None or not _bounds(case, "before").safe:
         return False
     try:
-        tir_exec.run_scheduled(case.spec, case.before)
+        tir_exec.run_scheduled(case.spec, case.before, case.lowered("before"))
     except Exception:  # noqa: BLE001
         return True
     return False
@@ -158,7 +158,7 @@ def _preparation_already_wrong(case: Any) -> bool:
     if _preparation_breaks_domain(case):
         return True
     try:
-        got = tir_exec.run_scheduled(case.spec, case.before)
+        got = tir_exec.run_scheduled(case.spec, case.before, case.lowered("before"))
     except Exception:  # noqa: BLE001
         return False
     return tir_exec.compare(case.spec, got, tir_exec.reference(case.spec), exact=not case.reassociates) is not None

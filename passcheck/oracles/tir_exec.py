@@ -84,9 +84,9 @@ def _fillable(buf: Any) -> bool:
     return n <= POISON_LIMIT
 
 
-def poison_intermediates(mod: Any) -> Any:
-    """``mod`` lowered to loops, each float buffer it allocates filled with NaN on allocation;
-    None when it allocates none (or lowering fails)."""
+def poison_intermediates(mod: Any, lowered: Any = None) -> Any:
+    """``mod`` lowered to loops (``lowered``, when the caller has it already), each float buffer
+    it allocates filled with NaN on allocation; None when it allocates none (or lowering fails)."""
     import math
 
     import tvm_ffi
@@ -111,21 +111,22 @@ def poison_intermediates(mod: Any) -> Any:
         return tirx.SeqStmt(out) if len(out) != len(seq.seq) else seq
 
     try:
-        low = lower_to_loops(mod)
+        low = lowered if lowered is not None else lower_to_loops(mod)
     except Exception:  # noqa: BLE001
         return None
     filled = tvm_ffi.structural_map(low, [(tirx.SeqStmt, on_seq)])
     return None if filled.same_as(low) else filled
 
 
-def run(mod: Any, inputs: list[np.ndarray], out_shape: tuple[int, ...], out_dtype: str) -> np.ndarray:
+def run(mod: Any, inputs: list[np.ndarray], out_shape: tuple[int, ...], out_dtype: str,
+        lowered: Any = None) -> np.ndarray:
     """Compile ``mod`` (intermediates poisoned) and call ``main(*inputs, out)``; returns ``out``."""
     import tvm
 
     # The build of mod itself is the authority on whether it compiles (compiling the lowered,
     # poisoned copy takes a different path through the pipeline and can hide a build failure).
     lib = compile_module(mod)
-    poisoned = poison_intermediates(mod)
+    poisoned = poison_intermediates(mod, lowered)
     if poisoned is not None:
         try:
             lib = compile_module(poisoned)
@@ -272,6 +273,7 @@ def compare(spec: PrimFuncSpec, got: np.ndarray, ref: Reference, exact: bool) ->
                     "tolerance")
 
 
-def run_scheduled(spec: PrimFuncSpec, mod: Any) -> np.ndarray:
+def run_scheduled(spec: PrimFuncSpec, mod: Any, lowered: Any = None) -> np.ndarray:
+    """``mod`` run on the reference inputs; ``lowered``: its ``lower_to_loops`` form, if known."""
     ref = reference(spec)
-    return run(mod, ref.inputs, ref.out_shape, ref.out_dtype)
+    return run(mod, ref.inputs, ref.out_shape, ref.out_dtype, lowered)
