@@ -12,18 +12,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from tvm_bug_repros import case_of
 
 import properties.tir_generic as G
 import properties.tir_schedule as S
 from passcheck.errors import Discard, Violation
 from passcheck.generators.primfuncs import PrimFuncSpec
-from passcheck.generators.schedules import ScheduleExample, Step
-from passcheck.registry.subject import Options
-from passcheck.registry.tir_subjects import TIR_SUBJECTS
-
-
-def case_of(subject: str, spec: PrimFuncSpec, *steps: Step, prefix: int = 0) -> Any:
-    return TIR_SUBJECTS[subject].make_case(ScheduleExample(spec, steps, prefix), None, Options())
+from passcheck.generators.schedules import Step
 
 
 def discarded(prop: Any, case: Any) -> str:

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 import tir_buggy_passes as bug
 from hypothesis import HealthCheck, find, settings
+from tvm_bug_repros import violation
 
 import properties.tir_generic as G
 import properties.tir_schedule as S
@@ -24,12 +25,6 @@ OPTS = Options()
 ELEMENTWISE_10 = PrimFuncSpec("elementwise", (10,), (("depth", 1),), "int32", seed=3)
 MATMUL = PrimFuncSpec("matmul", (7, 5), (("n", 6),), "int32", epilogue=True, seed=4)
 SPLIT_BY_4 = Step("split", "ew0", (0,), (("factors", (None, 4)),))
-
-
-def violation(prop: Any, case: Any) -> str:
-    with pytest.raises(Violation) as e:
-        prop(case)
-    return str(e.value)
 
 
 def holds(prop: Any, case: Any) -> None:

@@ -1,5 +1,6 @@
 """Shared by the test_tvm_bugs_*.py modules: expected findings, real bugs of TVM 0.27's
-schedule primitives that passcheck found (the list is in TVM_BUGS.md beside this file).
+schedule primitives that passcheck found (the list is in TVM_BUGS.md beside this file). The
+case helpers serve the other TIR tests too.
 
 Each test keeps a minimal repro (a PrimFunc spec plus the schedule steps, as the runner prints
 them) and asserts that the bug is still there *and* that the right passcheck property reports
