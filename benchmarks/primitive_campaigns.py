@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
 def all_primitives() -> list[str]:
-    from passcheck.registry.tir_subjects import TIR_SUBJECTS
+    from passcheck.tir.subjects import TIR_SUBJECTS
 
     return list(TIR_SUBJECTS)
 

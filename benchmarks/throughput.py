@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, Phase, given, seed, settings
 
 
 def draw_graphs(subject: Any, n: int, seed_value: int) -> list[Any]:
-    from passcheck.registry.subject import Options
+    from passcheck.core.subject import Options
 
     out: list[Any] = []
 
@@ -37,9 +37,9 @@ def naive_loop(subject: Any, specs: list[Any]) -> tuple[float, int]:
     import tvm
     from tvm import relax
 
-    from passcheck.generators.graph_spec import input_arrays
-    from passcheck.generators.relax_build import build_module
-    from passcheck.oracles.execution import flatten_outputs
+    from passcheck.relax.build import build_module
+    from passcheck.relax.execution import flatten_outputs
+    from passcheck.relax.spec import input_arrays
 
     t0 = time.perf_counter()
     agree = 0
@@ -66,10 +66,10 @@ def main() -> None:
     ap.add_argument("--passes", default="FuseOps,FoldConstant,AlterOpLayout,SimplifyInference")
     args = ap.parse_args()
 
-    from passcheck.registry.lookup import resolve
-    from passcheck.registry.subject import Options
-    from passcheck.runner.engine import RunConfig, select_properties
-    from passcheck.runner.worker import Worker, WorkerConfig
+    from passcheck.core.engine.run import RunConfig, select_properties
+    from passcheck.core.engine.worker import Worker, WorkerConfig
+    from passcheck.core.lookup import resolve
+    from passcheck.core.subject import Options
 
     print(f"{'pass':<18} {'graphs':>6} {'passcheck ex/s':>15} {'naive ex/s':>11} {'ratio':>6} "
           f"{'findings':>8} {'props':>5}")

@@ -24,9 +24,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from passcheck.errors import Discard, GeneratorRejected, Violation  # noqa: E402
-from passcheck.property import all_properties  # noqa: E402
-from passcheck.registry.subject import Options  # noqa: E402
+from passcheck.core.errors import Discard, GeneratorRejected, Violation  # noqa: E402
+from passcheck.core.property import all_properties  # noqa: E402
+from passcheck.core.subject import Options  # noqa: E402
 
 
 @dataclass
@@ -49,9 +49,9 @@ class Tally:
 
 
 def tir_properties() -> list[Any]:
-    import properties.tir_generic  # noqa: F401
+    import passcheck.properties.tir_generic  # noqa: F401
     try:
-        import properties.tir_schedule  # noqa: F401
+        import passcheck.properties.tir_schedule  # noqa: F401
     except ModuleNotFoundError:
         pass
     return [p for p in all_properties() if p.ir == "tir"]
@@ -133,7 +133,7 @@ def isolated(subject_name: str, n: int, seed: int, options: Options | None = Non
         cur = tempfile.NamedTemporaryFile(prefix="passcheck-tir-", suffix=".txt", delete=False).name
 
         def child(w: Any = w, cur: str = cur, size: int = size, i: int = i) -> None:
-            from passcheck.registry.tir_subjects import TIR_SUBJECTS
+            from passcheck.tir.subjects import TIR_SUBJECTS
 
             CURRENT[:] = [cur]
             w.send(campaign(TIR_SUBJECTS[subject_name], size, seed * 10007 + i, options))
@@ -162,7 +162,7 @@ def isolated(subject_name: str, n: int, seed: int, options: Options | None = Non
 
 
 def main() -> int:
-    from passcheck.registry.tir_subjects import TIR_SUBJECTS
+    from passcheck.tir.subjects import TIR_SUBJECTS
 
     ap = argparse.ArgumentParser()
     ap.add_argument("subjects", nargs="*", default=list(TIR_SUBJECTS))

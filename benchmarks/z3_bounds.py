@@ -27,9 +27,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from passcheck.errors import Discard, GeneratorRejected  # noqa: E402
-from passcheck.registry.subject import Options  # noqa: E402
-from passcheck.registry.tir_subjects import TIR_SUBJECTS  # noqa: E402
+from passcheck.core.errors import Discard, GeneratorRejected  # noqa: E402
+from passcheck.core.subject import Options  # noqa: E402
+from passcheck.tir.subjects import TIR_SUBJECTS  # noqa: E402
 
 
 def pct(xs: list[float], q: float) -> float:
@@ -52,8 +52,8 @@ class Row:
 def _chunk(n: int, seed: int, out: list[Row]) -> int:
     """Draw ``n`` schedule examples and time the bounds check of each; returns how many did
     not apply. Rows are appended as they come (a crash keeps what was measured)."""
-    from passcheck.oracles.tir_lowering import lower_to_loops
-    from passcheck.oracles.z3_bounds import check_bounds
+    from passcheck.tir.analysis.bounds import check_bounds
+    from passcheck.tir.lowering import lower_to_loops
 
     subject = TIR_SUBJECTS["schedule"]
     opts = Options()

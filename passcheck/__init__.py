@@ -13,15 +13,15 @@ and run it: ``passcheck FoldConstant --properties my_props.py`` or, from Python/
 ``passcheck.check("FoldConstant", examples=100)``.
 """
 
-from passcheck.errors import Discard, IllFormed, UsageError, Violation, discard, require
-from passcheck.property import prop
+from passcheck.core.errors import Discard, IllFormed, UsageError, Violation, discard, require
+from passcheck.core.property import prop
 
 __all__ = ["Discard", "IllFormed", "UsageError", "Violation", "check", "discard", "prop", "require"]
 __version__ = "0.1.0"
 
 
 def check(*args, **kwargs):  # type: ignore[no-untyped-def]
-    """Run passcheck from Python; see ``passcheck.runner.api.check``."""
-    from passcheck.runner.api import check as _check
+    """Run passcheck from Python; see ``passcheck.core.engine.api.check``."""
+    from passcheck.core.engine.api import check as _check
 
     return _check(*args, **kwargs)

@@ -1,5 +1,5 @@
 import sys
 
-from passcheck.cli import main
+from passcheck.integrations.cli import main
 
 sys.exit(main())

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from passcheck import Violation, discard, prop
-from passcheck.oracles.execution import bitwise_equal
+from passcheck.relax.execution import bitwise_equal
 
 # TVM's OpPatternKind values (AnnotateTIROpPattern writes them as the PrimFunc attr "op_pattern").
 ELEMWISE, BROADCAST, INJECTIVE, COMM_REDUCE, OUT_EWISE_FUSABLE, TUPLE, OPAQUE = 0, 1, 2, 3, 4, 7, 8

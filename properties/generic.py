@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from passcheck import IllFormed, Violation, discard, prop
-from passcheck.oracles.types import compare_signatures
+from passcheck.relax.types import compare_signatures
 
 
 @prop()

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from passcheck.errors import Discard, IllFormed, Violation
-from passcheck.property import prop
+from passcheck.core.errors import Discard, IllFormed, Violation
+from passcheck.core.property import prop
 
 
 def _after(case: Any) -> Any:
@@ -91,7 +91,7 @@ def equivalent_by_execution(case: Any) -> None:
     """The transformed kernel computes the same output as the unscheduled one on the same
     inputs: bit for bit, or within the float32 rounding bound of a float64 reference when a
     step may reassociate a reduction. Only code Z3 proved in bounds is ever executed."""
-    from passcheck.oracles import tir_exec
+    from passcheck.tir import execution as tir_exec
 
     after = _after(case)
     if not case.executable:
@@ -123,7 +123,7 @@ def equivalent_by_execution(case: Any) -> None:
 
 
 def _preparation_fails_to_build(case: Any) -> bool:
-    from passcheck.oracles import tir_exec
+    from passcheck.tir import execution as tir_exec
 
     if not case.prefix or case.before is None or not _bounds(case, "before").safe:
         return False
@@ -139,7 +139,7 @@ def _preparation_breaks_domain(case: Any) -> bool:
     (or outside its domain)?"""
     if not case.prefix or case.before is None:
         return False
-    from properties.tir_schedule import _domain_issues
+    from passcheck.properties.tir_schedule import _domain_issues
 
     try:
         return bool(_domain_issues(case, "before"))
@@ -149,7 +149,7 @@ def _preparation_breaks_domain(case: Any) -> bool:
 
 def _preparation_already_wrong(case: Any) -> bool:
     """Did the preparatory steps (not the step under test) already break the kernel?"""
-    from passcheck.oracles import tir_exec
+    from passcheck.tir import execution as tir_exec
 
     if not case.prefix or case.before is None or not _bounds(case, "before").safe:
         return False

@@ -1,7 +1,7 @@
 """Properties of schedule primitives: the iteration domain of every block is preserved.
 
 They compare each block of the scheduled PrimFunc with the block of the same name in the
-unscheduled one (see ``passcheck.oracles.tir_domain``), symbolically with Z3 (each witness
+unscheduled one (see ``passcheck.tir.analysis.domain``), symbolically with Z3 (each witness
 replayed concretely) and, for concrete extents, by enumerating the loop nests.
 """
 
@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from passcheck.errors import Discard, Violation
-from passcheck.generators.schedules import PRIMITIVES
-from passcheck.property import prop
+from passcheck.core.errors import Discard, Violation
+from passcheck.core.property import prop
+from passcheck.tir.schedules import PRIMITIVES
 
 SCHEDULE_SUBJECTS = (*PRIMITIVES, "schedule")
 # Steps that relocate a producer: it may recompute instances, and computes only what its
@@ -26,8 +26,8 @@ RESTRICTING = {"decompose_padding", "rolling_buffer"}
 
 
 def _domains(case: Any, which: str = "after") -> Any:
-    from passcheck.generators.primfuncs import shape_var_value
-    from passcheck.oracles.tir_domain import check_domains
+    from passcheck.tir.analysis.domain import check_domains
+    from passcheck.tir.primfuncs import shape_var_value
 
     if case.raised is not None or case.after is None:
         raise Discard("the transformation raised; nothing to check")

@@ -78,7 +78,7 @@ def run_repro(path: str, hang_timeout: float | None = None) -> subprocess.Comple
     default timeout lowered to ``hang_timeout``."""
     if hang_timeout is None:
         return subprocess.run([sys.executable, path], capture_output=True, text=True, timeout=300)
-    code = ("import runpy, sys; import passcheck.runner.repro as r; "
+    code = ("import runpy, sys; import passcheck.core.engine.repro as r; "
             f"d = list(r.recheck.__defaults__); d[-1] = {hang_timeout!r}; r.recheck.__defaults__ = tuple(d); "
             "runpy.run_path(sys.argv[1], run_name='__main__')")
     return subprocess.run([sys.executable, "-c", code, path], capture_output=True, text=True, timeout=300)

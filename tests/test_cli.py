@@ -137,7 +137,7 @@ def test_list(tmp_path: Path) -> None:
 
 def test_list_shows_full_property_names_when_piped(tmp_path: Path) -> None:
     """Names are copied from here into --property: a piped listing must not truncate them."""
-    from passcheck import property as props
+    from passcheck.core import property as props
 
     props.load_builtin()
     proc = passcheck("list", "--properties", cwd=tmp_path)
@@ -268,7 +268,7 @@ def test_findings_quoting_ir_keep_their_brackets() -> None:
 
 
 def test_violations_of_one_cause_count_as_one_kind() -> None:
-    from passcheck.runner.engine import message_kind
+    from passcheck.core.engine.run import message_kind
 
     a = ("after split, the lowered code accesses memory out of bounds:\n  load X[i0] (shape [n]): index 0 evaluates "
          "to 17, outside [0, 17), at n=17, i0=17\nschedule:\nsch.split('i0' of 'ew0', factors=[None, 3])")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, given, settings
 
-from passcheck.generators.graph_shrink import simplifications
-from passcheck.generators.relax_build import build_module
-from passcheck.generators.relax_graphs import GraphBias, relax_graphs
+from passcheck.relax.build import build_module
+from passcheck.relax.graphs import GraphBias, relax_graphs
+from passcheck.relax.shrink import simplifications
 
 
 @settings(max_examples=60, deadline=None, database=None, suppress_health_check=list(HealthCheck))

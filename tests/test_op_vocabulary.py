@@ -11,17 +11,17 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from passcheck.generators.graph_spec import GraphSpec, const_array, input_arrays
-from passcheck.generators.ops.base import UNIT_ROUNDOFF, Approx, DrawContext, attrs_key, op_registry
-from passcheck.generators.relax_build import build_module
-from passcheck.generators.relax_graphs import GraphBias, relax_graphs
-from passcheck.oracles.reference import evaluate
-from passcheck.oracles.tolerance import SAFETY, compare
+from passcheck.relax.build import build_module
+from passcheck.relax.graphs import GraphBias, relax_graphs
+from passcheck.relax.ops.base import UNIT_ROUNDOFF, Approx, DrawContext, attrs_key, op_registry
+from passcheck.relax.reference import evaluate
+from passcheck.relax.spec import GraphSpec, const_array, input_arrays
+from passcheck.relax.tolerance import SAFETY, compare
 
 tvm = pytest.importorskip("tvm")
 from tvm import relax  # noqa: E402
 
-from passcheck.oracles.execution import run_relax  # noqa: E402
+from passcheck.relax.execution import run_relax  # noqa: E402
 
 RANK4_OPS = {"conv2d", "max_pool2d", "avg_pool2d"}  # need NCHW values: start graphs from one
 

@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 from tvm import relax, tirx
 
-from passcheck.generators.ops.base import Approx
-from passcheck.oracles.execution import bitwise_equal
-from passcheck.oracles.tolerance import compare
-from passcheck.oracles.types import compare_types, dims_equal
+from passcheck.relax.execution import bitwise_equal
+from passcheck.relax.ops.base import Approx
+from passcheck.relax.tolerance import compare
+from passcheck.relax.types import compare_types, dims_equal
 
 
 def test_symbolic_dims_proved_equal_and_separated() -> None:

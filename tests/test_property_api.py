@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from passcheck import UsageError, prop
-from passcheck import property as props
+from passcheck.core import property as props
 
 
 def test_decorator_registers_generic_and_specific(tmp_path: Path) -> None:
@@ -63,7 +63,7 @@ def test_missing_file_is_usage_error(tmp_path: Path) -> None:
 
 def test_shipped_properties_all_have_docstrings() -> None:
     props.load_builtin()
-    shipped = [p for p in props.all_properties() if p.module.startswith("properties.")]
+    shipped = [p for p in props.all_properties() if p.module.startswith("passcheck.properties.")]
     assert len(shipped) >= 12
     for p in shipped:
         assert p.doc, f"{p.name} has no docstring stating its invariant"

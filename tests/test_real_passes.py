@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 import passcheck
-from passcheck.runner.engine import RunResult
+from passcheck.core.engine.run import RunResult
 
 PASSES = ("FuseOps", "FoldConstant", "AlterOpLayout", "SimplifyInference")
 

@@ -21,7 +21,7 @@ class PasscheckFixture:
         self.default_examples = default_examples
 
     def check(self, subject: str, **kwargs: Any) -> Any:
-        from passcheck.runner.api import check
+        from passcheck.core.engine.api import check
 
         kwargs.setdefault("findings_dir", str(self.findings_dir))
         if self.default_examples is not None:

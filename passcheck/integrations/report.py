@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from passcheck.errors import UsageError
+from passcheck.core.errors import UsageError
 
 
 def to_json(result: Any) -> dict[str, Any]:

@@ -15,8 +15,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from passcheck.generators.graph_spec import GraphSpec, Node, TensorDecl
-from passcheck.runner.repro import recheck
+from passcheck.core.engine.repro import recheck
+from passcheck.relax.spec import GraphSpec, Node, TensorDecl
 
 EXAMPLE = GraphSpec(
     inputs=(

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import pytest
 
-from passcheck.generators.graph_spec import GraphSpec, Node, TensorDecl
-from passcheck.runner.repro import recheck
+from passcheck.core.engine.repro import recheck
+from passcheck.relax.spec import GraphSpec, Node, TensorDecl
 
 EXAMPLE = GraphSpec(
     inputs=(TensorDecl(name="p0", shape=(1, 1, 1, 1), dtype="float32", const=False),),

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import passcheck.properties.tir_generic as G
+import passcheck.properties.tir_schedule as S
 import pytest
 from tvm_bug_repros import case_of
 
-import properties.tir_generic as G
-import properties.tir_schedule as S
-from passcheck.errors import Discard, Violation
-from passcheck.generators.primfuncs import PrimFuncSpec
-from passcheck.generators.schedules import Step
+from passcheck.core.errors import Discard, Violation
+from passcheck.tir.primfuncs import PrimFuncSpec
+from passcheck.tir.schedules import Step
 
 
 def discarded(prop: Any, case: Any) -> str:

@@ -7,19 +7,19 @@ from __future__ import annotations
 
 from typing import Any
 
+import passcheck.properties.tir_generic as G
+import passcheck.properties.tir_schedule as S
 import pytest
 import tir_buggy_passes as bug
 from hypothesis import HealthCheck, find, settings
 from tvm_bug_repros import violation
 
-import properties.tir_generic as G
-import properties.tir_schedule as S
-from passcheck.errors import Discard, Violation
-from passcheck.generators.primfuncs import PrimFuncSpec
-from passcheck.generators.schedule_steps import get_block, loop_at
-from passcheck.generators.schedules import ScheduleExample, Step, schedule_examples
-from passcheck.registry.subject import Options
-from passcheck.registry.tir_subjects import TIR_SUBJECTS, CustomExample, custom_tir_subject
+from passcheck.core.errors import Discard, Violation
+from passcheck.core.subject import Options
+from passcheck.tir.primfuncs import PrimFuncSpec
+from passcheck.tir.schedule_steps import get_block, loop_at
+from passcheck.tir.schedules import ScheduleExample, Step, schedule_examples
+from passcheck.tir.subjects import TIR_SUBJECTS, CustomExample, custom_tir_subject
 
 OPTS = Options()
 ELEMENTWISE_10 = PrimFuncSpec("elementwise", (10,), (("depth", 1),), "int32", seed=3)
@@ -84,7 +84,7 @@ def test_hypothesis_finds_the_unguarded_split() -> None:
 
 
 def _elementwise_specs() -> Any:
-    from passcheck.generators.primfuncs import primfunc_specs
+    from passcheck.tir.primfuncs import primfunc_specs
 
     return primfunc_specs(("elementwise",), symbolic=False, int64=False)
 
@@ -169,8 +169,8 @@ def test_primitive_impl_may_be_a_module_pass() -> None:
 def test_a_wrong_output_shape_is_described_by_its_shapes() -> None:
     import numpy as np
 
-    from passcheck.generators.primfuncs import PrimFuncSpec
-    from passcheck.oracles import tir_exec
+    from passcheck.tir import execution as tir_exec
+    from passcheck.tir.primfuncs import PrimFuncSpec
 
     spec = PrimFuncSpec("elementwise", (4,), (("depth", 1),), "int32")
     ref = tir_exec.reference(spec)
@@ -187,7 +187,7 @@ def test_reading_an_intermediate_nobody_wrote_is_nan_every_time() -> None:
     import tvm
     from tvm.script import tirx as T
 
-    from passcheck.oracles import tir_exec
+    from passcheck.tir import execution as tir_exec
 
     @T.prim_func(s_tir=True)
     def forgets_one(X: T.Buffer((4,), "float32"), Y: T.Buffer((4,), "float32")):

@@ -9,7 +9,7 @@ import pytest
 from tvm import s_tir
 from tvm.script import tirx as T
 
-from passcheck.oracles.tir_domain import check_domains
+from passcheck.tir.analysis.domain import check_domains
 
 
 @T.prim_func(s_tir=True)
@@ -145,7 +145,7 @@ def test_symbolic_unguarded_split_is_outside_for_some_n() -> None:
 
 @pytest.mark.parametrize("factor", [1, 3, 4, 10, 16])
 def test_real_split_fuse_reorder_keep_the_domain(factor: int) -> None:
-    from passcheck.generators.primfuncs import PrimFuncSpec, build_primfunc
+    from passcheck.tir.primfuncs import PrimFuncSpec, build_primfunc
 
     func = build_primfunc(PrimFuncSpec("matmul", (7, 5), (("n", 6),), "int32"))
     sch = s_tir.Schedule(func)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, given, settings
 
-from passcheck.generators.legalized_ops import legalized_specs
-from passcheck.generators.primfuncs import PrimFuncSpec, build_primfunc, primfunc_specs, stages
+from passcheck.tir.legalized import legalized_specs
+from passcheck.tir.primfuncs import PrimFuncSpec, build_primfunc, primfunc_specs, stages
 
 FAST = settings(max_examples=60, deadline=None, database=None, derandomize=True,
                 suppress_health_check=list(HealthCheck))
@@ -57,7 +57,7 @@ def test_float64_build_is_the_same_kernel() -> None:
 def test_reference_runs_match_numpy() -> None:
     import numpy as np
 
-    from passcheck.oracles.tir_exec import reference
+    from passcheck.tir.execution import reference
 
     spec = PrimFuncSpec("matmul", (4, 3), (("n", 5),), "int32", seed=7)
     ref = reference(spec)
@@ -71,7 +71,7 @@ def test_tolerance_bound_survives_a_cancelling_epilogue() -> None:
     float64 reference by the *conv's* rounding error, which the bound must allow."""
     import numpy as np
 
-    from passcheck.oracles.tir_exec import compare, reference
+    from passcheck.tir.execution import compare, reference
 
     spec = PrimFuncSpec("conv2d", (3, 1, 17, 9), (("out_channels", 3), ("kernel", (1, 3)), ("stride", (2, 2)),
                                                  ("dilation", (2, 1)), ("padding", (2, 2))), "int32",

@@ -16,10 +16,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from passcheck.errors import Discard, GeneratorRejected, Violation
-from passcheck.property import all_properties
-from passcheck.registry.subject import Options
-from passcheck.registry.tir_subjects import TIR_SUBJECTS
+from passcheck.core.errors import Discard, GeneratorRejected, Violation
+from passcheck.core.property import all_properties
+from passcheck.core.subject import Options
+from passcheck.tir.subjects import TIR_SUBJECTS
 
 # No finding in 2,000 examples each (seed 2027): no known TVM bug is reachable from these
 # primitives' own examples (preparatory steps that go wrong themselves discard an example).
@@ -51,8 +51,8 @@ def unexplained(findings: list[str]) -> list[str]:
 
 
 def _properties() -> list[Any]:
-    import properties.tir_generic  # noqa: F401
-    import properties.tir_schedule  # noqa: F401
+    import passcheck.properties.tir_generic  # noqa: F401
+    import passcheck.properties.tir_schedule  # noqa: F401
 
     return [p for p in all_properties() if p.ir == "tir"]
 

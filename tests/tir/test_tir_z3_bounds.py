@@ -22,7 +22,7 @@ from oob_corpus import sym_oob as sym_shifted
 from oob_corpus import truncmod_oob as truncmod_negative
 from tvm.script import tirx as T
 
-from passcheck.oracles.z3_bounds import check_bounds
+from passcheck.tir.analysis.bounds import check_bounds
 
 
 def _only_violation(func):  # noqa: ANN001, ANN202
@@ -198,7 +198,7 @@ def sym_split_tail(a: T.handle, b: T.handle):
 
 
 def _lowered(func):  # noqa: ANN001, ANN202
-    from passcheck.oracles.tir_lowering import lower_to_loops
+    from passcheck.tir.lowering import lower_to_loops
 
     return lower_to_loops(func)["main"]
 
@@ -258,7 +258,7 @@ def test_timeout_is_unknown_and_a_real_witness_is_found_given_time() -> None:
 
 @pytest.mark.parametrize("no_guard", [False, True])
 def test_non_dividing_split(no_guard: bool) -> None:
-    from passcheck.oracles.tir_lowering import lower_to_loops
+    from passcheck.tir.lowering import lower_to_loops
 
     res = check_bounds(lower_to_loops(split(no_guard)))
     if not no_guard:
@@ -361,7 +361,7 @@ def test_a_table_that_is_not_plainly_written_first_stays_data(func) -> None:  # 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_passcheck_is_right_on_the_labelled_oob_corpus(case) -> None:  # noqa: ANN001
-    from passcheck.oracles.tir_lowering import has_blocks, lower_to_loops
+    from passcheck.tir.lowering import has_blocks, lower_to_loops
 
     func = lower_to_loops(case.func)["main"] if has_blocks(case.func) else case.func
     res = check_bounds(func)

@@ -6,11 +6,11 @@ Expected findings: see tvm_bug_repros.py for what these tests promise, TVM_BUGS.
 
 from __future__ import annotations
 
+import passcheck.properties.tir_generic as G
 from tvm_bug_repros import case_of, example_case, rca, tensorize_steps, violation
 
-import properties.tir_generic as G
-from passcheck.generators.primfuncs import PrimFuncSpec
-from passcheck.generators.schedules import ScheduleExample, Step
+from passcheck.tir.primfuncs import PrimFuncSpec
+from passcheck.tir.schedules import ScheduleExample, Step
 
 PAD_INT64 = (("pads", ((1, 0),)),)
 

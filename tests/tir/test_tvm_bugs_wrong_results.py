@@ -6,12 +6,12 @@ Expected findings: see tvm_bug_repros.py for what these tests promise, TVM_BUGS.
 
 from __future__ import annotations
 
+import passcheck.properties.tir_generic as G
+import passcheck.properties.tir_schedule as S
 from tvm_bug_repros import case_of, example_case, rca, violation
 
-import properties.tir_generic as G
-import properties.tir_schedule as S
-from passcheck.generators.primfuncs import PrimFuncSpec
-from passcheck.generators.schedules import ScheduleExample, Step
+from passcheck.tir.primfuncs import PrimFuncSpec
+from passcheck.tir.schedules import ScheduleExample, Step
 
 BCAST4 = PrimFuncSpec("broadcast", (4,), (("bdims", (False,)),), "int32", epilogue=True, seed=0)
 

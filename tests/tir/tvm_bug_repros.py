@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
-from passcheck.errors import Violation
-from passcheck.generators.primfuncs import PrimFuncSpec
-from passcheck.generators.schedules import ScheduleExample, Step
-from passcheck.registry.subject import Options
-from passcheck.registry.tir_subjects import TIR_SUBJECTS
+from passcheck.core.errors import Violation
+from passcheck.core.subject import Options
+from passcheck.tir.primfuncs import PrimFuncSpec
+from passcheck.tir.schedules import ScheduleExample, Step
+from passcheck.tir.subjects import TIR_SUBJECTS
 
 OPTS = Options()
 

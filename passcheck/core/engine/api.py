@@ -1,0 +1,38 @@
+"""The Python entry point: ``passcheck.check(...)`` for scripts, CI and pytest."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from passcheck.core.engine.run import RunConfig, RunResult, run
+from passcheck.core.subject import Options
+
+
+class FindingsError(AssertionError):
+    """Raised by ``check(..., raise_on_findings=True)``; the message lists the findings."""
+
+    def __init__(self, result: RunResult) -> None:
+        self.result = result
+        lines = [f"passcheck {result.subject_name}: {len(result.findings)} finding(s) in {result.examples} examples"]
+        for f in result.findings:
+            lines.append(f"  {f.property} ({f.kind}): {f.message}")
+            lines.append(f"    repro: python {f.repro}")
+        super().__init__("\n".join(lines))
+
+
+def check(subject: str, *, examples: int = 100, seed: int = 0, impl: str | None = None,
+          properties: Iterable[str] = (), property_files: Iterable[str] = (), ir: str = "relax",
+          timeout: float = 60.0, shrink_seconds: float = 120.0, findings_dir: str = "passcheck-findings",
+          allow_special_values: bool = False, raise_on_findings: bool = False) -> RunResult:
+    """Run passcheck on ``subject`` (a pass, primitive, or import spec) and return the result.
+
+    With ``raise_on_findings=True`` a run with findings raises ``FindingsError`` (an
+    AssertionError, so pytest shows it as a test failure with the repro paths)."""
+    config = RunConfig(subject=subject, ir=ir, impl=impl, examples=examples, seed=seed,
+                       properties=tuple(properties), property_files=tuple(property_files), timeout=timeout,
+                       shrink_seconds=shrink_seconds, findings_dir=findings_dir,
+                       options=Options(allow_special_values=allow_special_values, impl=impl))
+    result = run(config)
+    if raise_on_findings and result.findings:
+        raise FindingsError(result)
+    return result

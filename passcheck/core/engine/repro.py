@@ -1,0 +1,149 @@
+"""Standalone repro scripts: ``python repro.py`` exits 1 while the finding still reproduces."""
+
+from __future__ import annotations
+
+import base64
+import pickle
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+from passcheck.core.subject import Options
+
+TEMPLATE = '''#!/usr/bin/env python
+"""passcheck repro: {subject} / property {prop} ({kind})
+
+{message}
+
+Run `python {fname}`: exit 1 while the property still fails, 0 once it holds.
+The input IR (TVMScript) is in input_ir.py beside this file; the example below is the
+plain-data description passcheck rebuilds it from.
+"""
+
+import sys
+
+{imports}
+from passcheck.core.engine.repro import recheck
+
+EXAMPLE = {example}
+
+if __name__ == "__main__":
+    sys.exit(recheck(subject={subject!r}, prop={prop!r}, example=EXAMPLE, impl={impl!r}, ir={ir!r},
+                     property_files={files!r}, timeout={timeout!r}))
+'''
+
+
+def example_source(example: Any) -> tuple[str, str]:
+    """(imports, expression) that rebuild ``example``: its repr when that round-trips, else a pickle."""
+    text = repr(example)
+    classes = sorted({type(x) for x in _walk(example) if hasattr(x, "__dataclass_fields__")},
+                     key=lambda c: (c.__module__, c.__name__))
+    ns: dict[str, Any] = {}
+    imports = []
+    for c in classes:
+        ns[c.__name__] = c
+        imports.append(f"from {c.__module__} import {c.__name__}")
+    try:
+        if eval(text, ns) == example:  # noqa: S307 - our own repr
+            return "\n".join(imports), _wrap(text)
+    except Exception:  # noqa: BLE001
+        pass
+    blob = base64.b64encode(pickle.dumps(example)).decode()
+    return "import base64\nimport pickle", f"pickle.loads(base64.b64decode({blob!r}))"
+
+
+def _wrap(text: str) -> str:
+    # break long reprs after commas so the file stays readable
+    return re.sub(r"(\), )", "),\n    ", text)
+
+
+def _walk(obj: Any) -> Any:
+    yield obj
+    if hasattr(obj, "__dataclass_fields__"):
+        for f in obj.__dataclass_fields__:
+            yield from _walk(getattr(obj, f))
+    elif isinstance(obj, (list, tuple)):
+        for x in obj:
+            yield from _walk(x)
+    elif isinstance(obj, dict):
+        for k, v in obj.items():
+            yield from _walk(k)
+            yield from _walk(v)
+
+
+def write_repros(result: Any, impl: str | None) -> None:
+    base = Path(result.config.findings_dir) / _slug(result.subject_name)
+    cfg = result.config
+    impl_abs = _absolute_impl(impl)
+    files = [str(Path(f).resolve()) for f in cfg.property_files]
+    for f in result.findings:
+        d = base / f"{f.property}-{f.kind}"
+        d.mkdir(parents=True, exist_ok=True)
+        imports, expr = example_source(f.example)
+        subject = _absolute_impl(cfg.subject) if ":" in cfg.subject else result.subject_name
+        text = TEMPLATE.format(subject=subject, prop=f.property, kind=f.kind,
+                               message=f.message.replace('"""', "'''"), fname="repro.py", imports=imports,
+                               example=expr, impl=impl_abs, ir=result.subject_ir, files=files,
+                               timeout=float(cfg.timeout))
+        (d / "repro.py").write_text(text)
+        if f.input_script:
+            (d / "input_ir.py").write_text(f.input_script)
+        if f.output_script:
+            (d / "output_ir.py").write_text(f.output_script)
+        _save_inputs(f.example, d)
+        f.repro = str(d / "repro.py")
+
+
+def _save_inputs(example: Any, d: Path) -> None:
+    try:
+        from passcheck.relax.spec import GraphSpec, input_arrays
+
+        if isinstance(example, GraphSpec):
+            import numpy as np
+
+            np.savez(d / "inputs.npz", *input_arrays(example))
+    except Exception:  # noqa: BLE001 - inputs are a convenience; the repro rebuilds them
+        pass
+
+
+def _absolute_impl(impl: str | None) -> str | None:
+    if impl is None or ":" not in impl:
+        return impl
+    mod, _, attr = impl.rpartition(":")
+    if mod.endswith(".py") or "/" in mod:
+        return f"{Path(mod).resolve()}:{attr}"
+    return impl
+
+
+def _slug(s: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", s)[-80:]
+
+
+def recheck(subject: str, prop: str, example: Any, impl: str | None = None, ir: str = "relax",
+            property_files: list[str] | tuple[str, ...] = (), timeout: float = 600.0) -> int:
+    """Re-run one property on one example in an isolated worker; 1 if it still fails."""
+    from passcheck.core.engine.worker import Worker, WorkerConfig, WorkerDied
+
+    conf = WorkerConfig(subject, ir, impl, (prop,), tuple(property_files), Options(impl=impl))
+    w = Worker(conf, timeout)
+    try:
+        res = w.run(example)
+    except WorkerDied as d:
+        print(f"{prop}: {d.kind}: {d.detail}")
+        return 1
+    finally:
+        w.close()
+    if res.rejected:
+        print(f"the example can no longer be built: {res.rejected}")
+        return 2
+    o = res.outcomes[prop]
+    if o.status == "violated":
+        print(f"{prop}: {o.kind}: {o.message}")
+        return 1
+    print(f"{prop}: {o.status}" + (f" ({o.message})" if o.message else ""))
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(0)

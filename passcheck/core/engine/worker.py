@@ -1,0 +1,313 @@
+"""The worker process: builds IR, applies the pass under test, checks properties.
+
+The pass under test and the code it generates run here, never in the runner: a segfault or an
+out-of-bounds write kills only this process (the runner records a *crash* finding and starts
+a fresh worker from the fork server), and a hang is cut by the runner's per-example timeout.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+import tempfile
+import time
+import traceback
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from typing import Any
+
+from passcheck.core.errors import Discard, GeneratorRejected, UsageError, Violation
+from passcheck.core.outcome import DISCARDED, HELD, TRANSFORM, VIOLATED, ExampleResult, Outcome
+from passcheck.core.subject import Options
+
+
+@dataclass(frozen=True)
+class WorkerConfig:
+    subject: str
+    ir: str
+    impl: str | None
+    properties: tuple[str, ...]  # names of the properties to check, in order
+    property_files: tuple[str, ...]
+    options: Options
+
+
+class Session:
+    """Everything a worker loads once: subject, implementation, properties."""
+
+    def __init__(self, config: WorkerConfig) -> None:
+        from passcheck.core import property as props
+        from passcheck.core.lookup import load_impl, resolve
+
+        props.load_builtin()
+        for f in config.property_files:
+            props.load_file(f)
+        self.subject = resolve(config.subject, config.ir)
+        self.impl = load_impl(config.impl)
+        self.properties = [props.get(n) for n in config.properties]
+        self.options = config.options
+
+    def run(self, example: Any, progress: Any = None) -> ExampleResult:
+        t0 = time.perf_counter()
+        res = ExampleResult()
+        try:
+            if progress:
+                progress(TRANSFORM)
+            case = self.subject.make_case(example, self.impl, self.options)
+        except GeneratorRejected as e:
+            res.rejected = str(e)
+            return res
+        except Discard as e:
+            res.discarded = str(e)
+            res.outcomes = {p.name: Outcome(DISCARDED, message=str(e)) for p in self.properties}
+            return res
+        for p in self.properties:
+            if progress:
+                progress(p.name)
+            res.outcomes[p.name] = check_property(p, case)
+        if res.failed:
+            res.input_script = case.input_script()
+            res.output_script = case.output_script()
+        res.seconds = time.perf_counter() - t0
+        return res
+
+
+def check_property(p: Any, case: Any) -> Outcome:
+    try:
+        p.func(case)
+    except Discard as e:
+        return Outcome(DISCARDED, message=str(e))
+    except Violation as e:
+        kind = getattr(e, "kind", "violation")
+        if p.name.endswith("does_not_raise") and case.raised is not None:
+            kind = "raised"
+        return Outcome(VIOLATED, kind, str(e))
+    except Exception as e:  # noqa: BLE001 - checking the pass output failed: a finding, with where
+        tb = traceback.extract_tb(e.__traceback__)
+        where = next((f"{os.path.basename(f.filename)}:{f.lineno}" for f in reversed(tb)
+                      if "passcheck" in f.filename or "properties" in f.filename), "")
+        msg = str(e).strip().splitlines()
+        last = msg[-1][:400] if msg else ""
+        return Outcome(VIOLATED, "raised", f"checking raised {type(e).__name__} ({where}): {last}")
+    return Outcome(HELD)
+
+
+def _capture_output(path: str | None) -> None:
+    """Send the worker's stdout/stderr (TVM's crash banners, a pass's prints) to a file whose
+    tail goes into crash findings, instead of interleaving it with the runner's output."""
+    if path is None:
+        return
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    os.dup2(fd, 1)
+    os.dup2(fd, 2)
+    os.close(fd)
+
+
+def serve(conn: Connection, config: WorkerConfig, log_path: str | None = None) -> None:
+    """Worker main loop: one example in, one ``ExampleResult`` out; ``None`` stops it."""
+    _capture_output(log_path)
+    try:
+        session = Session(config)
+    except UsageError as e:
+        conn.send(("usage", str(e)))
+        return
+    except Exception as e:  # noqa: BLE001
+        conn.send(("error", f"{type(e).__name__}: {e}\n{traceback.format_exc()}"))
+        return
+    conn.send(("ready", [p.name for p in session.properties]))
+
+    def progress(stage: str) -> None:
+        conn.send(("at", stage))
+
+    while True:
+        try:
+            example = conn.recv()
+        except EOFError:
+            return
+        if example is None:
+            return
+        try:
+            result = session.run(example, progress)
+        except UsageError as e:
+            conn.send(("usage", str(e)))
+            continue
+        except Exception as e:  # noqa: BLE001 - keep serving; report as internal error
+            conn.send(("error", f"{type(e).__name__}: {e}\n{traceback.format_exc()}"))
+            continue
+        conn.send(("result", result))
+
+
+_CTX: Any = None
+
+
+def context() -> Any:
+    """A fork server with TVM preloaded: a fresh worker costs a fork, not a TVM import."""
+    global _CTX
+    if _CTX is None:
+        _CTX = mp.get_context("forkserver")
+        _CTX.set_forkserver_preload(["passcheck.core.engine.preload"])
+    return _CTX
+
+
+class _main_module_hidden:
+    """Start children without re-running the caller's script.
+
+    multiprocessing re-imports ``__main__`` in a forkserver child (as with spawn), so a script
+    calling ``passcheck.check()`` without an ``if __name__ == "__main__":`` guard would run
+    itself again in the worker. The worker needs nothing from ``__main__`` (everything it loads
+    comes by module path), so the script's path is hidden while the child starts.
+    """
+
+    def __enter__(self) -> None:
+        import sys
+
+        self.main = sys.modules.get("__main__")
+        self.saved: dict[str, Any] = {}
+        for attr in ("__file__", "__spec__"):
+            if self.main is not None and hasattr(self.main, attr):
+                self.saved[attr] = getattr(self.main, attr)
+                if attr == "__file__":
+                    delattr(self.main, attr)
+                else:
+                    setattr(self.main, attr, None)
+
+    def __exit__(self, *exc: object) -> None:
+        for attr, value in self.saved.items():
+            setattr(self.main, attr, value)
+
+
+class WorkerDied(Exception):
+    def __init__(self, kind: str, stage: str, detail: str) -> None:
+        super().__init__(detail)
+        self.kind, self.stage, self.detail = kind, stage, detail
+
+
+class Worker:
+    """Parent-side handle: restarts the process after a crash or a timeout."""
+
+    # Each compiled module leaves a little memory behind (loaded kernels); a fresh fork from the
+    # server every so many examples keeps long campaigns flat.
+    RECYCLE_AFTER = 1000
+
+    def __init__(self, config: WorkerConfig, timeout: float, start_timeout: float = 300.0) -> None:
+        self.config = config
+        self.timeout = timeout
+        self.start_timeout = start_timeout
+        self.proc: Any = None
+        self.conn: Connection | None = None
+        self.property_names: list[str] = []
+        self.restarts = 0
+        self.log_path: str | None = None
+        self.served = 0
+
+    def start(self) -> None:
+        ctx = context()
+        parent, child = ctx.Pipe()
+        if self.log_path is None:
+            fd, self.log_path = tempfile.mkstemp(prefix="passcheck-worker-", suffix=".log")
+            os.close(fd)
+        self.proc = ctx.Process(target=serve, args=(child, self.config, self.log_path), daemon=True)
+        with _main_module_hidden():
+            self.proc.start()
+        child.close()
+        self.conn = parent
+        if not parent.poll(self.start_timeout):
+            self.kill()
+            raise RuntimeError("the worker process did not start in time")
+        try:
+            tag, payload = parent.recv()
+        except EOFError:
+            code = self.proc.exitcode
+            self.kill()
+            raise RuntimeError(f"the worker process died while starting (exit code {code})") from None
+        if tag == "usage":
+            self.kill()
+            raise UsageError(payload)
+        if tag != "ready":
+            self.kill()
+            raise RuntimeError(f"worker failed to start: {payload}")
+        self.property_names = list(payload)
+        self.served = 0
+
+    def run(self, example: Any) -> ExampleResult:
+        if self.served >= self.RECYCLE_AFTER:
+            self.close()
+        if self.proc is None or not self.proc.is_alive():
+            self.start()
+        self.served += 1
+        assert self.conn is not None
+        self.conn.send(example)
+        stage = TRANSFORM
+        deadline = time.monotonic() + self.timeout
+        while True:
+            left = deadline - time.monotonic()
+            try:
+                ready = left > 0 and self.conn.poll(left)
+            except (EOFError, OSError):
+                ready = True
+            if not ready:
+                self.kill()
+                self.restarts += 1
+                raise WorkerDied("timeout", stage, f"no result after {self.timeout:g} s (while at {stage})")
+            try:
+                tag, payload = self.conn.recv()
+            except (EOFError, OSError):
+                self.proc.join(5)
+                code = self.proc.exitcode
+                self.kill()
+                self.restarts += 1
+                raise WorkerDied("crash", stage, f"the worker process died ({_describe_exit(code)}) "
+                                                 f"while at {stage}{self._log_tail()}") from None
+            if tag == "at":
+                stage = payload
+            elif tag == "result":
+                return payload
+            elif tag == "usage":
+                raise UsageError(payload)
+            else:
+                raise RuntimeError(f"worker internal error: {payload}")
+
+    def _log_tail(self, lines: int = 3) -> str:
+        """The last meaningful lines the dead worker printed (e.g. a TVM check failure)."""
+        if not self.log_path:
+            return ""
+        try:
+            with open(self.log_path, errors="replace") as f:
+                text = [ln.strip() for ln in f.read()[-20000:].splitlines() if ln.strip()]
+        except OSError:
+            return ""
+        keep = [ln for ln in text if not ln.startswith("File ") and "Segfault encountered" not in ln]
+        return ("; worker output: " + " | ".join(keep[-lines:])[:500]) if keep else ""
+
+    def kill(self) -> None:
+        if self.proc is not None:
+            if self.proc.is_alive():
+                self.proc.kill()
+            self.proc.join(5)
+        if self.conn is not None:
+            self.conn.close()
+        self.proc, self.conn = None, None
+
+    def close(self) -> None:
+        if self.log_path and os.path.exists(self.log_path):
+            os.unlink(self.log_path)
+            self.log_path = None
+        if self.conn is not None and self.proc is not None and self.proc.is_alive():
+            try:
+                self.conn.send(None)
+                self.proc.join(5)
+            except (OSError, BrokenPipeError):
+                pass
+        self.kill()
+
+
+def _describe_exit(code: int | None) -> str:
+    import signal
+
+    if code is None:
+        return "no exit code"
+    if code < 0:
+        try:
+            return f"signal {signal.Signals(-code).name}"
+        except ValueError:
+            return f"signal {-code}"
+    return f"exit code {code}"

@@ -1,0 +1,182 @@
+"""Properties are plain functions; this module is how they are declared and found.
+
+A property takes one *case* (an example after the pass ran: see ``passcheck.case``) and
+returns normally when its invariant holds, raises ``Violation`` when it does not, and
+``Discard`` when it does not apply to that example::
+
+    from passcheck import prop, require
+
+    @prop("FoldConstant")
+    def folds_everything(case):
+        "No call whose arguments are all constants survives."
+        require(not case.constant_only_calls(case.after), "a constant-only call survived")
+
+``@prop()`` with no pass names declares a *generic* property: it runs for every pass of its IR
+kind (``ir="relax"`` or ``ir="tir"``).
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import inspect
+import sys
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from passcheck.core.errors import UsageError
+
+PropertyFn = Callable[..., object]
+
+GENERIC = "*"
+
+
+@dataclass(frozen=True)
+class Property:
+    name: str
+    func: PropertyFn
+    passes: tuple[str, ...]  # canonical pass names, or (GENERIC,)
+    ir: str
+    doc: str
+    module: str
+    origin: str = field(default="builtin")  # "builtin" or the file it was loaded from
+
+    @property
+    def generic(self) -> bool:
+        return GENERIC in self.passes
+
+    def applies_to(self, pass_names: Iterable[str], ir: str) -> bool:
+        if self.ir != ir:
+            return False
+        if self.generic:
+            return True
+        wanted = {n.lower() for n in pass_names}
+        return any(p.lower() in wanted for p in self.passes)
+
+
+_REGISTRY: dict[str, Property] = {}
+
+
+def prop(*passes: str, ir: str = "relax", name: str | None = None) -> Callable[[PropertyFn], PropertyFn]:
+    """Register the decorated function as a property of ``passes`` (none: of every pass)."""
+    if ir not in ("relax", "tir"):
+        raise UsageError(f"@prop(ir={ir!r}): ir must be 'relax' or 'tir'")
+    for p in passes:
+        if not isinstance(p, str):
+            raise UsageError(f"@prop({p!r}): pass names are strings, e.g. @prop('FoldConstant')")
+
+    def decorate(func: PropertyFn) -> PropertyFn:
+        if not callable(func):
+            raise UsageError(f"@prop decorates a function, got {type(func).__name__}")
+        params = [p for p in inspect.signature(func).parameters.values() if p.default is p.empty]
+        if len(params) != 1:
+            raise UsageError(
+                f"property {func.__qualname__} must take exactly one argument (the case), "
+                f"it takes {len(params)}"
+            )
+        pname = name or func.__name__
+        register(
+            Property(
+                name=pname,
+                func=func,
+                passes=tuple(passes) or (GENERIC,),
+                ir=ir,
+                doc=inspect.getdoc(func) or "",
+                module=func.__module__,
+                origin="builtin" if func.__module__ in BUILTIN_MODULES else f"module {func.__module__}",
+            )
+        )
+        func.__passcheck_property__ = pname  # type: ignore[attr-defined]
+        return func
+
+    return decorate
+
+
+def register(p: Property) -> None:
+    """Add (or replace, when reloaded from the same module) a property."""
+    old = _REGISTRY.get(p.name)
+    if old is not None and old.module != p.module:
+        raise UsageError(
+            f"property name {p.name!r} is defined twice ({old.module} and {p.module}); "
+            "rename one or pass name= to @prop"
+        )
+    _REGISTRY[p.name] = p
+
+
+def all_properties() -> list[Property]:
+    return list(_REGISTRY.values())
+
+
+def get(name: str) -> Property:
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        raise UsageError(
+            f"unknown property {name!r}; `passcheck list --properties` shows the names"
+        ) from None
+
+
+BUILTIN_MODULES = (
+    "passcheck.properties.generic",
+    "passcheck.properties.fuse_ops",
+    "passcheck.properties.fold_constant",
+    "passcheck.properties.alter_op_layout",
+    "passcheck.properties.simplify_inference",
+    "passcheck.properties.tir_generic",
+    "passcheck.properties.tir_schedule",
+)
+
+
+def load_builtin() -> None:
+    """Import the shipped property modules (idempotent)."""
+    for mod in BUILTIN_MODULES:
+        try:
+            importlib.import_module(mod)
+        except ModuleNotFoundError as e:
+            if e.name != mod:  # a real import error inside the module
+                raise
+
+
+def load_file(path: str | Path) -> list[str]:
+    """Load a user's property module by path; returns the names it registered."""
+    p = Path(path)
+    if not p.is_file():
+        raise UsageError(f"--properties {path}: no such file; give the path to a .py file with @prop functions")
+    before = set(_REGISTRY)
+    modname = f"passcheck_user_properties_{abs(hash(str(p.resolve())))}"
+    spec = importlib.util.spec_from_file_location(modname, p)
+    if spec is None or spec.loader is None:
+        raise UsageError(f"--properties {path}: not a Python module; give a .py file")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[modname] = module
+    try:
+        spec.loader.exec_module(module)
+    except UsageError as e:
+        raise UsageError(f"--properties {path}: {e}") from None
+    except Exception as e:  # noqa: BLE001 - any error in user code is bad input
+        line = _error_line(e, p)
+        raise UsageError(
+            f"--properties {path}{line}: {type(e).__name__}: {e}; fix the module so it imports"
+        ) from None
+    added = sorted(set(_REGISTRY) - before)
+    for n in list(_REGISTRY):
+        if _REGISTRY[n].module == modname:
+            object.__setattr__(_REGISTRY[n], "origin", str(p))
+    if not added and not any(v.module == modname for v in _REGISTRY.values()):
+        raise UsageError(
+            f"--properties {path}: defines no property; decorate functions with @passcheck.prop(...)"
+        )
+    return added or [n for n, v in _REGISTRY.items() if v.module == modname]
+
+
+def _error_line(e: BaseException, path: Path) -> str:
+    tb = e.__traceback__
+    lineno = None
+    while tb is not None:
+        if Path(tb.tb_frame.f_code.co_filename).resolve() == path.resolve():
+            lineno = tb.tb_lineno
+        tb = tb.tb_next
+    if lineno is None and isinstance(e, SyntaxError):
+        lineno = e.lineno
+    return f" line {lineno}" if lineno else ""

@@ -1,1 +1,0 @@
-"""Hypothesis strategies: Relax graphs, PrimFuncs, schedules, input tensors (all plain data)."""

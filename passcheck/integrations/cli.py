@@ -1,0 +1,149 @@
+"""Command line: ``passcheck PASS [options]`` and ``passcheck list``.
+
+Exit codes: 0 every property held, 1 at least one finding, 2 bad input or usage (one line),
+3 an internal error of passcheck.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import traceback
+from typing import Any, NoReturn
+
+from passcheck.core.errors import UsageError
+
+EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:  # one line, exit 2
+        raise UsageError(f"{message}; see `passcheck --help`")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="passcheck", description="Property-based testing of TVM passes and TIR schedule primitives.")
+    p.add_argument("target", metavar="PASS",
+                   help="a pass name (FuseOps, FoldConstant, AlterOpLayout, SimplifyInference, any relax.transform "
+                        "pass), a TIR primitive (split, fuse, ..., schedule), an import spec module:attr, or `list`")
+    p.add_argument("--examples", type=int, default=100, help="examples to generate (default 100)")
+    p.add_argument("--seed", type=int, default=0, help="Hypothesis seed (runs are deterministic per seed)")
+    p.add_argument("--impl", metavar="SPEC", help="module:attr or path/to/file.py:attr: a Pass (or a zero-argument "
+                                                  "callable returning one) replacing the implementation under test")
+    p.add_argument("--property", action="append", default=[], metavar="NAME", help="check only this property")
+    p.add_argument("--properties", action="append", default=[], metavar="PATH",
+                   help="load extra properties from a Python file")
+    p.add_argument("--timeout", type=float, default=60.0, help="seconds per example before it counts as a hang")
+    p.add_argument("--shrink-time", type=float, default=120.0, help="seconds to spend shrinking findings")
+    p.add_argument("--report", metavar="json:PATH", help="write a JSON report")
+    p.add_argument("--ir", choices=("relax", "tir"), default="relax", help="IR kind when PASS is an import spec")
+    p.add_argument("--findings-dir", default="passcheck-findings", help="where repro scripts are written")
+    p.add_argument("--allow-nan", action="store_true", help="also feed NaN/Inf input values")
+    p.add_argument("--no-progress", action="store_true", help="no live progress bar")
+    return p
+
+
+def _console() -> Any:
+    from rich.console import Console
+
+    probe = Console()
+    # Piped output (CI logs, files) gets a wide table instead of rich's 80-column default.
+    return probe if probe.is_terminal else Console(width=140)
+
+
+def _list(args: list[str]) -> int:
+    from rich.markup import escape
+    from rich.table import Table
+
+    from passcheck.core import property as props
+    from passcheck.core.lookup import known_subjects
+
+    props.load_builtin()
+    console = _console()
+    t = Table(title="passes and primitives")
+    for col in ("name", "ir", "aliases", "what"):
+        t.add_column(col)
+    for s in known_subjects().values():
+        t.add_row(escape(s.name), s.ir, escape(", ".join(a for a in s.aliases if "." not in a)), escape(s.summary))
+    console.print(t)
+    console.print("Any other relax.transform pass also runs by name, with the generic properties.")
+    if "--properties" in args or "-v" in args:
+        pt = Table(title="properties")
+        for col in ("property", "ir", "applies to", "invariant"):
+            pt.add_column(col)
+        for p in props.all_properties():
+            pt.add_row(escape(p.name), p.ir, "every pass" if p.generic else escape(", ".join(p.passes)),
+                       escape((p.doc.splitlines() or [""])[0]))
+        console.print(pt)
+    return EXIT_OK
+
+
+def _run(ns: argparse.Namespace) -> int:
+    from rich.markup import escape
+
+    from passcheck.core.engine.run import RunConfig, run
+    from passcheck.core.subject import Options
+    from passcheck.integrations.report import parse_report_spec, render_table, write_report
+
+    if ns.examples < 1:
+        raise UsageError("--examples must be at least 1")
+    if ns.timeout <= 0:
+        raise UsageError("--timeout must be positive (seconds)")
+    if ns.report:
+        parse_report_spec(ns.report)
+    console = _console()
+    config = RunConfig(subject=ns.target, ir=ns.ir, impl=ns.impl, examples=ns.examples, seed=ns.seed,
+                       properties=tuple(ns.property), property_files=tuple(ns.properties), timeout=ns.timeout,
+                       shrink_seconds=ns.shrink_time, findings_dir=ns.findings_dir,
+                       options=Options(allow_special_values=ns.allow_nan, impl=ns.impl))
+    show = not ns.no_progress and console.is_terminal
+    if show:
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+        with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                      TextColumn("findings: {task.fields[findings]}"), TimeElapsedColumn(),
+                      console=console, transient=True) as bar:
+            task = bar.add_task(f"{ns.target}", total=ns.examples, findings=0)
+
+            def progress(phase: str, done: int, total: int, findings: int) -> None:
+                if phase == "explore":
+                    bar.update(task, completed=done, findings=findings)
+                else:
+                    bar.update(task, description=f"{ns.target}: shrinking ({done} tries)", findings=findings)
+
+            result = run(config, progress)
+    else:
+        result = run(config)
+    render_table(result, console)
+    if ns.report:
+        path = write_report(result, ns.report)
+        console.print(f"report: {escape(str(path))}")
+    return EXIT_OK if result.ok else EXIT_FINDINGS
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        if argv and argv[0] == "list":
+            return _list(argv[1:])
+        ns = build_parser().parse_args(argv)
+        if ns.target == "list":
+            return _list([])
+        return _run(ns)
+    except UsageError as e:
+        print(f"passcheck: error: {e}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("passcheck: interrupted", file=sys.stderr)
+        return EXIT_INTERNAL
+    except Exception as e:  # noqa: BLE001
+        print(f"passcheck: internal error: {type(e).__name__}: {e} (this is a passcheck bug; "
+              "set PASSCHECK_DEBUG=1 for the traceback)", file=sys.stderr)
+        if os.environ.get("PASSCHECK_DEBUG"):
+            traceback.print_exc()
+        return EXIT_INTERNAL
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,1 +1,0 @@
-"""Oracles: reference execution, compiled execution, types, well-formedness, Z3 bounds."""

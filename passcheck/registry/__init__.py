@@ -1,1 +1,0 @@
-"""The pass registry: names, aliases, prerequisites, and which generators feed each pass."""

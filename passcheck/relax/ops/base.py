@@ -1,0 +1,208 @@
+"""How an op is declared: constraints, output type, IR and float64 reference, in one place.
+
+Each op of the vocabulary is one ``OpSpec`` (NNSmith's idea, done small):
+
+* ``draw(ctx, first)``: given a candidate first operand, choose the other operands (existing
+  values or fresh inputs) and attributes so the op's input constraints hold; return the output
+  shape and a conservative interval of its values, or ``None`` when the op cannot take ``first``.
+* ``build(args, attrs)``: the Relax expression (run in the worker; ``args`` are Relax exprs).
+* ``reference(args, attrs, u)``: float64 value plus a first-order bound on the rounding error a
+  correct implementation in a dtype with unit roundoff ``u`` may make (``Approx``).
+
+The interval lets generation avoid overflow (``exp`` of large values) and non-finite results
+(``sqrt`` of negatives, division by values near zero) without looking at concrete data.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from hypothesis import strategies as st
+
+from passcheck.relax.spec import Dim, TensorDecl
+
+UNIT_ROUNDOFF = {"float32": 2.0**-24, "float16": 2.0**-11, "float64": 2.0**-53}
+DTYPE_MAX = {"float32": 3.4e38, "float16": 65504.0, "float64": 1.7e308}
+
+
+@dataclass
+class Approx:
+    """A float64 reference value ``v`` and a bound ``e`` on how far a correct lower-precision
+    implementation may be from it (elementwise, same shape)."""
+
+    v: np.ndarray
+    e: np.ndarray
+
+    @staticmethod
+    def exact(a: np.ndarray) -> Approx:
+        v = np.asarray(a, dtype=np.float64)
+        return Approx(v, np.zeros_like(v))
+
+
+@dataclass
+class ValueInfo:
+    vid: int
+    shape: tuple[Dim, ...]
+    dtype: str
+    lo: float  # every element is in [lo, hi] (conservative)
+    hi: float
+    const_only: bool  # computed from constants only (a FoldConstant target)
+
+    @property
+    def rank(self) -> int:
+        return len(self.shape)
+
+    @property
+    def bound(self) -> float:
+        return max(abs(self.lo), abs(self.hi))
+
+    @property
+    def static(self) -> bool:
+        return all(isinstance(d, int) for d in self.shape)
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """What ``OpSpec.draw`` decided: operands, attributes, output type and value interval."""
+
+    args: tuple[int, ...]
+    attrs: dict[str, Any]
+    shape: tuple[Dim, ...]
+    lo: float
+    hi: float
+
+
+class DrawContext:
+    """What an op's ``draw`` may use: Hypothesis's ``draw``, the values so far, fresh inputs."""
+
+    def __init__(self, draw: Callable[[st.SearchStrategy[Any]], Any], dtype: str, *,
+                 symbolic_ok: bool, const_bias: float = 0.3, max_elems: int = 4096,
+                 limit: float | None = None) -> None:
+        self.draw = draw
+        self.dtype = dtype
+        self.symbolic_ok = symbolic_ok
+        self.const_bias = const_bias
+        self.max_elems = max_elems
+        # Largest magnitude a value, or an op's intermediate (a float16 partial sum), may reach.
+        self.limit = limit if limit is not None else DTYPE_MAX[dtype] * 2.0**-5
+        self.values: list[ValueInfo] = []
+        self.inputs: list[TensorDecl] = []
+        self.num_nodes = 0
+
+    # -- values ---------------------------------------------------------------------------
+    def fresh(self, shape: tuple[Dim, ...], lo: float = -1.0, hi: float = 1.0, *,
+              const: bool | None = None, style: str | None = None) -> int:
+        """A new graph input of this shape; parameter or constant is drawn unless given."""
+        if const is None:
+            static = all(isinstance(d, int) for d in shape)
+            const = static and chance(self.draw, self.const_bias)
+        if any(isinstance(d, str) for d in shape):
+            const = False  # constants have static shapes
+        if style is None:
+            style = self.draw(st.sampled_from(("uniform", "uniform", "narrow", "wide")))
+        seed = self.draw(st.integers(0, 2**16))
+        name = f"c{len(self.inputs)}" if const else f"p{len(self.inputs)}"
+        decl = TensorDecl(name, tuple(shape), self.dtype, bool(const), float(lo), float(hi), style, seed)
+        vid = len(self.inputs)  # inputs occupy the first ids; nodes are renumbered at the end
+        self.inputs.append(decl)
+        self.values.append(ValueInfo(-1 - vid, tuple(shape), self.dtype, float(lo), float(hi), bool(const)))
+        return -1 - vid
+
+    def info(self, vid: int) -> ValueInfo:
+        for v in self.values:
+            if v.vid == vid:
+                return v
+        raise KeyError(vid)
+
+    def pick(self, pred: Callable[[ValueInfo], bool]) -> ValueInfo | None:
+        """An existing value satisfying ``pred`` (recent ones more likely), or None."""
+        cands = [v for v in self.values if pred(v)]
+        if not cands:
+            return None
+        # Bias towards recent values keeps graphs deep; older ones make DAG fan-out.
+        idx = self.draw(st.integers(0, len(cands) - 1).map(lambda i, n=len(cands): max(i, n - 1 - i)))
+        return cands[idx]
+
+    def small_dim(self, lo: int = 1, hi: int = 8) -> int:
+        return self.draw(st.sampled_from([d for d in (1, 2, 3, 4, 5, 7, 8, 11, 13, 16) if lo <= d <= hi] or [lo]))
+
+    def fits(self, shape: tuple[Dim, ...]) -> bool:
+        n = 1
+        for d in shape:
+            n *= d if isinstance(d, int) else 8
+        return n <= self.max_elems
+
+
+@dataclass(frozen=True)
+class OpSpec:
+    name: str
+    relax_op: str  # the Relax operator name, e.g. "relax.nn.conv2d"
+    pattern: str  # "elemwise" | "broadcast" | "injective" | "reduce" | "conv" | "norm" | "opaque"
+    draw: Callable[[DrawContext, ValueInfo], Drawn | None]
+    build: Callable[[list[Any], dict[str, Any]], Any]
+    reference: Callable[[list[Approx], dict[str, Any], float], Approx]
+    float16: bool = True
+    symbolic: bool = False  # accepts operands with symbolic dims
+    tags: frozenset[str] = field(default_factory=frozenset)  # e.g. {"inference-norm"} for biasing
+
+
+_OPS: dict[str, OpSpec] = {}
+
+
+def register_op(spec: OpSpec) -> OpSpec:
+    if spec.name in _OPS:
+        raise ValueError(f"op {spec.name} declared twice")
+    _OPS[spec.name] = spec
+    return spec
+
+
+def op_registry() -> dict[str, OpSpec]:
+    from passcheck.relax import ops  # noqa: F401  (importing the package registers every op)
+
+    return _OPS
+
+
+# -- helpers shared by op declarations ---------------------------------------------------------
+
+def broadcast_shapes(a: tuple[Dim, ...], b: tuple[Dim, ...]) -> tuple[Dim, ...] | None:
+    """NumPy broadcasting with symbolic dims (equal names match, 1 stretches); None if invalid."""
+    out: list[Dim] = []
+    for i in range(1, max(len(a), len(b)) + 1):
+        x = a[-i] if i <= len(a) else 1
+        y = b[-i] if i <= len(b) else 1
+        if x == y:
+            out.append(x)
+        elif x == 1:
+            out.append(y)
+        elif y == 1:
+            out.append(x)
+        else:
+            return None
+    return tuple(reversed(out))
+
+
+def interval_mul(a: tuple[float, float], b: tuple[float, float]) -> tuple[float, float]:
+    ps = [a[0] * b[0], a[0] * b[1], a[1] * b[0], a[1] * b[1]]
+    return min(ps), max(ps)
+
+
+def chance(draw: Callable[[st.SearchStrategy[Any]], Any], p: float) -> bool:
+    """True with probability ``p``; shrinks to False (Hypothesis shrinks floats towards 0)."""
+    return p > 0 and draw(st.floats(0, 1)) > 1 - p
+
+
+def finite_interval(lo: float, hi: float, limit: float = 1e30) -> bool:
+    return math.isfinite(lo) and math.isfinite(hi) and max(abs(lo), abs(hi)) <= limit
+
+
+def attrs_key(attrs: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
+    def freeze(v: Any) -> Any:
+        if isinstance(v, list):
+            return tuple(freeze(x) for x in v)
+        return v
+
+    return tuple(sorted((k, freeze(v)) for k, v in attrs.items()))

@@ -1,0 +1,171 @@
+"""Data movement: reshape, permute_dims, concat, strided_slice. All exact: errors pass through."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+from hypothesis import strategies as st
+
+from passcheck.relax.ops.base import Approx, DrawContext, Drawn, OpSpec, ValueInfo, register_op
+from passcheck.relax.ops.drawing import draw_axes, draw_axis, relax_ops, spelled_axis
+from passcheck.relax.spec import Dim
+
+
+def _exact(fn: Any) -> Any:
+    """A reference for an op that only moves elements: apply it to values and bounds alike."""
+
+    def reference(args: list[Approx], attrs: dict[str, Any], u: float) -> Approx:
+        return Approx(fn([a.v for a in args], attrs), fn([a.e for a in args], attrs))
+
+    return reference
+
+
+# -- reshape -------------------------------------------------------------------------------------
+
+def _draw_reshape(ctx: DrawContext, first: ValueInfo) -> Drawn | None:
+    if not first.static:
+        return None
+    total = math.prod(int(d) for d in first.shape)
+    rank = ctx.draw(st.sampled_from((1, 2, 3, 4, 4)))  # rank 4 feeds conv2d and pooling
+    dims: list[int] = []
+    rest = total
+    for _ in range(rank - 1):
+        d = ctx.draw(st.sampled_from([f for f in range(1, min(rest, 16) + 1) if rest % f == 0]))
+        dims.append(d)
+        rest //= d
+    dims.append(rest)
+    order = ctx.draw(st.permutations(range(rank)))
+    shape = tuple(dims[i] for i in order)
+    spelled: list[int] = list(shape)
+    if ctx.draw(st.booleans()):
+        spelled[draw_axis(ctx, rank)] = -1  # let Relax infer one dim
+    return Drawn((first.vid,), {"shape": spelled}, shape, first.lo, first.hi)
+
+
+def _reshape(vals: list[np.ndarray], attrs: dict[str, Any]) -> np.ndarray:
+    return np.reshape(vals[0], tuple(attrs["shape"]))
+
+
+reshape = register_op(OpSpec("reshape", "relax.reshape", "injective", _draw_reshape,
+                             lambda args, attrs: relax_ops().reshape(args[0], list(attrs["shape"])),
+                             _exact(_reshape), tags=frozenset({"shape"})))
+
+
+# -- permute_dims --------------------------------------------------------------------------------
+
+def _draw_permute_dims(ctx: DrawContext, first: ValueInfo) -> Drawn | None:
+    if first.rank == 0:
+        return None  # rank 1 stays: an identity permutation is a case passes must handle
+    if ctx.draw(st.integers(0, 4)) == 0:
+        perm, spelled = tuple(reversed(range(first.rank))), None  # axes=None reverses
+    else:
+        perm = tuple(ctx.draw(st.permutations(range(first.rank))))
+        negative = ctx.draw(st.booleans())
+        spelled = [a - first.rank if negative else a for a in perm]
+    return Drawn((first.vid,), {"axes": spelled}, tuple(first.shape[a] for a in perm), first.lo, first.hi)
+
+
+def _permute(vals: list[np.ndarray], attrs: dict[str, Any]) -> np.ndarray:
+    axes = attrs["axes"]
+    return np.transpose(vals[0], None if axes is None else tuple(axes))
+
+
+permute_dims = register_op(OpSpec(
+    "permute_dims", "relax.permute_dims", "injective", _draw_permute_dims,
+    lambda args, attrs: relax_ops().permute_dims(args[0], None if attrs["axes"] is None else list(attrs["axes"])),
+    _exact(_permute), symbolic=True, tags=frozenset({"shape"})))
+
+
+# -- concat --------------------------------------------------------------------------------------
+
+def _draw_concat(ctx: DrawContext, first: ValueInfo) -> Drawn | None:
+    if first.rank == 0:
+        return None
+    axis = draw_axis(ctx, first.rank)
+    if not isinstance(first.shape[axis], int):
+        return None
+
+    def matches(v: ValueInfo) -> bool:
+        return (v.dtype == first.dtype and v.rank == first.rank and isinstance(v.shape[axis], int)
+                and all(x == y for i, (x, y) in enumerate(zip(v.shape, first.shape)) if i != axis))
+
+    n_others = ctx.draw(st.integers(1, 2))
+    others: list[ValueInfo] = []
+    for _ in range(n_others):
+        # reuse an existing value when one fits (DAG fan-in), mostly
+        other = ctx.pick(matches) if ctx.draw(st.integers(0, 3)) else None
+        if other is None:
+            shape = tuple(ctx.small_dim(1, 8) if i == axis else d for i, d in enumerate(first.shape))
+            other = ctx.info(ctx.fresh(shape, first.lo, first.hi))
+        others.append(other)
+    where = ctx.draw(st.integers(0, n_others))
+    operands = others[:where] + [first] + others[where:]
+    size = sum(int(v.shape[axis]) for v in operands)
+    shape: tuple[Dim, ...] = tuple(size if i == axis else d for i, d in enumerate(first.shape))
+    if not ctx.fits(shape):
+        return None
+    lo, hi = min(v.lo for v in operands), max(v.hi for v in operands)
+    return Drawn(tuple(v.vid for v in operands), {"axis": spelled_axis(ctx, axis, first.rank)}, shape, lo, hi)
+
+
+def _concat(vals: list[np.ndarray], attrs: dict[str, Any]) -> np.ndarray:
+    return np.concatenate(vals, axis=attrs["axis"])
+
+
+concat = register_op(OpSpec("concat", "relax.concat", "injective", _draw_concat,
+                            lambda args, attrs: relax_ops().concat(list(args), axis=attrs["axis"]),
+                            _exact(_concat), symbolic=True, tags=frozenset({"shape"})))
+
+
+# -- strided_slice -------------------------------------------------------------------------------
+
+STRIDES = (1, 1, 1, 2, 3, -1, -2)
+
+
+def _slice_len(n: int, begin: int, end: int, stride: int) -> int:
+    return len(range(*slice(begin, end, stride).indices(n)))
+
+
+def _draw_strided_slice(ctx: DrawContext, first: ValueInfo) -> Drawn | None:
+    if first.rank == 0:
+        return None
+    axes = [a for a in draw_axes(ctx, first.rank) if isinstance(first.shape[a], int)]
+    if not axes:
+        return None
+    shape: list[Dim] = list(first.shape)
+    begins, ends, strides = [], [], []
+    for a in axes:
+        n = int(first.shape[a])
+        stride = ctx.draw(st.sampled_from(STRIDES))
+        # NumPy semantics (negative indices count from the end, out-of-range ones clamp),
+        # which TVM matches; empty slices are rejected by Relax, so fall back to the full range
+        begin = ctx.draw(st.integers(-n - 2, n + 1))
+        end = ctx.draw(st.integers(-n - 2, n + 1))
+        if _slice_len(n, begin, end, stride) == 0:
+            begin, end = (0, n) if stride > 0 else (n - 1, -n - 1)
+        begins.append(begin)
+        ends.append(end)
+        strides.append(stride)
+        shape[a] = _slice_len(n, begin, end, stride)
+    # TVM 0.27 cannot legalize a negative axis on a symbolically shaped tensor (InternalError
+    # "axis < src_tensor_dim"), so such tensors get non-negative axes
+    spelled = [spelled_axis(ctx, a, first.rank) if first.static else a for a in axes]
+    attrs = {"axes": spelled, "begin": begins, "end": ends, "strides": strides}
+    return Drawn((first.vid,), attrs, tuple(shape), first.lo, first.hi)
+
+
+def _strided_slice(vals: list[np.ndarray], attrs: dict[str, Any]) -> np.ndarray:
+    x = vals[0]
+    index: list[slice] = [slice(None)] * x.ndim
+    for a, b, e, s in zip(attrs["axes"], attrs["begin"], attrs["end"], attrs["strides"]):
+        index[a % x.ndim] = slice(b, e, s)
+    return x[tuple(index)]
+
+
+strided_slice = register_op(OpSpec(
+    "strided_slice", "relax.strided_slice", "injective", _draw_strided_slice,
+    lambda args, attrs: relax_ops().strided_slice(args[0], axes=list(attrs["axes"]), begin=list(attrs["begin"]),
+                                                  end=list(attrs["end"]), strides=list(attrs["strides"])),
+    _exact(_strided_slice), symbolic=True, tags=frozenset({"shape"})))

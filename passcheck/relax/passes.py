@@ -1,0 +1,246 @@
+"""The Relax passes passcheck knows by name: prerequisites, follow-ups, generator bias.
+
+Users say the Relay names (FuseOps, FoldConstant, AlterOpLayout, SimplifyInference); the
+Relax names work too. Any other ``relax.transform`` pass runs by name with the generic
+properties (``GenericRelaxSubject``).
+"""
+
+from __future__ import annotations
+
+import inspect
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from hypothesis import strategies as st
+
+from passcheck.core.errors import GeneratorRejected, UsageError
+from passcheck.core.subject import Options, Subject
+from passcheck.relax.build import build_module
+from passcheck.relax.case import RelaxCase
+from passcheck.relax.graphs import GraphBias, relax_graphs
+from passcheck.relax.spec import GraphSpec
+
+PassFactory = Callable[[dict[str, Any]], Any]  # extras -> tvm Pass
+
+DATA_LAYOUTS = ("NCHW", "NHWC")
+KERNEL_LAYOUTS = ("OIHW", "OHWI", "HWIO", "HWOI")
+
+
+def _t() -> Any:
+    from tvm import relax
+
+    return relax.transform
+
+
+@dataclass
+class RelaxPassSubject(Subject):
+    name: str = ""
+    aliases: tuple[str, ...] = ()
+    summary: str = ""
+    bias: GraphBias = field(default_factory=GraphBias)
+    prerequisites: tuple[str, ...] = ()  # relax.transform pass names, applied before the pass
+    make_pass: PassFactory | None = None
+    follow_ups: tuple[str, ...] = ()  # applied after the pass under test (also after --impl)
+    stage: str = ""  # name under which the module before follow-ups is kept (case.stages)
+    ir: str = "relax"
+    # keyword arguments an --impl factory may accept, from the drawn extras (e.g. desired_layouts)
+    impl_args: Callable[[dict[str, Any]], dict[str, Any]] = field(default=lambda extras: {})
+    sample_extras: tuple[tuple[str, Any], ...] = ()  # to validate an --impl before the run
+    co_run: tuple[tuple[str, str], ...] = ()  # modules the properties always run together
+
+    def strategy(self, options: Options) -> st.SearchStrategy[GraphSpec]:
+        bias = replace(self.bias, allow_special=options.allow_special_values)
+        return relax_graphs(bias)
+
+    @property
+    def needs_impl(self) -> bool:
+        return self.make_pass is None
+
+    def pass_under_test(self, extras: dict[str, Any], impl: Any | None) -> Any:
+        if impl is not None:
+            return _instantiate_impl(impl, self.impl_args(extras))
+        assert self.make_pass is not None
+        return self.make_pass(extras)
+
+    def check_impl(self, impl: Any, spec: str) -> None:
+        """Fail fast (usage error, exit 2) when ``impl`` cannot give a Pass."""
+        import tvm
+
+        if isinstance(impl, tvm.transform.Pass):
+            return
+        if not callable(impl):
+            raise UsageError(f"--impl {spec}: is a {type(impl).__name__}, not a tvm.transform.Pass "
+                             "or a function returning one")
+        offered = self.impl_args(dict(self.sample_extras))
+        try:
+            params = inspect.signature(impl).parameters.values()
+        except (TypeError, ValueError):
+            params = []
+        missing = [p.name for p in params if p.default is p.empty and p.name not in offered
+                   and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+        if missing:
+            extra = f" (it may take: {', '.join(offered)})" if offered else ""
+            raise UsageError(f"--impl {spec}: needs argument(s) {', '.join(missing)} that passcheck cannot "
+                             f"supply{extra}; give a Pass or a zero-argument function returning one")
+        try:
+            made = _instantiate_impl(impl, offered)
+        except Exception as e:  # noqa: BLE001 - a factory that cannot build its pass is bad input
+            raise UsageError(f"--impl {spec}: calling it raised {type(e).__name__}: {_last_line(e)}") from None
+        if not isinstance(made, tvm.transform.Pass):
+            raise UsageError(f"--impl {spec}: returned {type(made).__name__}, not a tvm.transform.Pass")
+
+    def make_case(self, example: GraphSpec, impl: Any | None, options: Options) -> RelaxCase:
+        import tvm
+
+        case = RelaxCase(self.name, example)
+        case.co_run = {a: b for a, b in self.co_run} | {b: a for a, b in self.co_run}
+        case.built = build_module(example)
+        try:
+            prepared = case.built
+            for name in self.prerequisites:
+                prepared = getattr(_t(), name)()(prepared)
+        except Exception as e:  # noqa: BLE001 - a prerequisite failing means we cannot test this graph
+            raise GeneratorRejected(f"prerequisite failed: {type(e).__name__}: {_last_line(e)}") from e
+        case.before = prepared
+        follow = [getattr(_t(), n)() for n in self.follow_ups]
+
+        def transform(mod: Any, extras: dict[str, Any] = case.extras) -> Any:
+            with tvm.transform.PassContext(opt_level=3):
+                out = self.pass_under_test(extras, impl)(mod)
+                case.stages[self.stage or self.name] = out
+                for p in follow:
+                    out = p(out)
+            return out
+
+        case.transform = transform
+        try:
+            case.after = transform(prepared)
+        except Exception as e:  # noqa: BLE001 - the pass under test raising is a finding
+            case.raised = e
+            case.raised_traceback = "".join(traceback.format_exception_only(type(e), e)).strip()
+        return case
+
+    def describe_example(self, example: GraphSpec) -> str:
+        return f"{len(example.nodes)} ops: {', '.join(example.ops())}"
+
+    def simplifications(self, example: GraphSpec) -> Any:
+        from passcheck.relax.shrink import simplifications
+
+        return simplifications(example)
+
+
+def _instantiate_impl(impl: Any, offered: dict[str, Any]) -> Any:
+    """``impl`` is a Pass, or a callable: zero-argument, or taking some of the offered
+    arguments by name (e.g. ``desired_layouts`` for AlterOpLayout, so a user's pass sees the
+    same request as the properties)."""
+    import tvm
+
+    if isinstance(impl, tvm.transform.Pass):
+        return impl
+    try:
+        params = inspect.signature(impl).parameters
+    except (TypeError, ValueError):
+        params = {}  # type: ignore[assignment]
+    takes_all = any(p.kind == p.VAR_KEYWORD for p in params.values())
+    kwargs = {k: v for k, v in offered.items() if takes_all or k in params}
+    return impl(**kwargs)
+
+
+def _last_line(e: BaseException) -> str:
+    lines = str(e).strip().splitlines()
+    return lines[-1][:300] if lines else ""
+
+
+def _desired_layouts(extras: dict[str, Any]) -> dict[str, list[str]]:
+    return {k: list(v) for k, v in dict(extras["desired_layouts"]).items()}
+
+
+_layouts = st.tuples(st.sampled_from(DATA_LAYOUTS), st.sampled_from(KERNEL_LAYOUTS)).map(
+    lambda dk: (("relax.nn.conv2d", dk),)
+)
+
+_FUSE_WEIGHTS = (
+    ("add", 2.0), ("multiply", 2.0), ("subtract", 1.0), ("divide", 1.0), ("relu", 2.0), ("sigmoid", 1.0),
+    ("tanh", 1.0), ("exp", 1.0), ("sum", 1.5), ("mean", 1.0), ("softmax", 1.0), ("matmul", 1.0),
+    ("conv2d", 1.0), ("reshape", 1.0), ("permute_dims", 1.0), ("strided_slice", 1.0), ("concat", 1.0),
+)
+
+SUBJECTS: dict[str, RelaxPassSubject] = {}
+
+
+def _add(s: RelaxPassSubject) -> None:
+    SUBJECTS[s.name] = s
+
+
+_add(RelaxPassSubject(
+    name="FuseOps",
+    aliases=("relax.FuseOps", "FuseTIR", "relax.transform.FuseOps"),
+    summary="operator fusion: LegalizeOps, AnnotateTIROpPattern, then FuseOps + FuseTIR",
+    bias=GraphBias(op_weights=_FUSE_WEIGHTS, max_nodes=8, symbolic=0.2, float16=0.1),
+    prerequisites=("LegalizeOps", "AnnotateTIROpPattern"),
+    make_pass=lambda extras: _t().FuseOps(),
+    follow_ups=("FuseTIR",),
+    stage="FuseOps",
+    co_run=(("after", "before"),),  # semantics_preserved + matches_unfused_bitwise
+))
+_add(RelaxPassSubject(
+    name="FoldConstant",
+    aliases=("relax.FoldConstant", "relax.transform.FoldConstant"),
+    summary="constant folding of constant-only subgraphs",
+    bias=GraphBias(op_weights=(("add", 2.0), ("subtract", 2.0), ("multiply", 2.0), ("divide", 2.0)),
+                   const_bias=0.7, prefer_const=0.6, max_nodes=8, symbolic=0.1, float16=0.1),
+    make_pass=lambda extras: _t().FoldConstant(),
+    stage="FoldConstant",
+))
+_add(RelaxPassSubject(
+    name="AlterOpLayout",
+    aliases=("ConvertLayout", "relax.ConvertLayout", "relax.transform.ConvertLayout"),
+    summary="layout conversion (Relax ConvertLayout) with Hypothesis-drawn desired layouts",
+    bias=GraphBias(op_weights=(("conv2d", 6.0), ("max_pool2d", 1.5), ("avg_pool2d", 1.5), ("relu", 2.0),
+                               ("add", 2.0), ("batch_norm", 1.0)),
+                   first_ranks=(4,), max_nodes=7, symbolic=0.0, square=0.5, float16=0.1,
+                   extra=(("desired_layouts", _layouts),)),
+    make_pass=lambda extras: _t().ConvertLayout(_desired_layouts(extras)),
+    stage="ConvertLayout",
+    impl_args=lambda extras: {"desired_layouts": _desired_layouts(extras)},
+    sample_extras=(("desired_layouts", (("relax.nn.conv2d", ("NHWC", "OHWI")),)),),
+))
+_add(RelaxPassSubject(
+    name="SimplifyInference",
+    aliases=("DecomposeOpsForInference", "relax.DecomposeOpsForInference",
+             "relax.transform.DecomposeOpsForInference"),
+    summary="inference simplification (Relax DecomposeOpsForInference: batch_norm only)",
+    bias=GraphBias(op_weights=(("batch_norm", 6.0), ("layer_norm", 2.0), ("conv2d", 2.0)),
+                   first_ranks=(2, 3, 4), max_nodes=6, symbolic=0.1, float16=0.15),
+    make_pass=lambda extras: _t().DecomposeOpsForInference(),
+    stage="DecomposeOpsForInference",
+))
+
+
+class GenericRelaxSubject(RelaxPassSubject):
+    """Any ``relax.transform`` pass by name (instantiated with no arguments)."""
+
+
+def generic_subject(name: str) -> RelaxPassSubject:
+    factory = getattr(_t(), name, None)
+    if factory is None or not callable(factory):
+        raise UsageError(f"unknown pass {name!r}; `passcheck list` shows the names")
+    try:
+        made = factory()
+    except Exception as e:  # noqa: BLE001
+        raise UsageError(f"relax.transform.{name} cannot be built without arguments ({type(e).__name__}); "
+                         f"configure it in a file and pass --impl path/to/file.py:make_pass") from None
+    import tvm
+
+    if not isinstance(made, tvm.transform.Pass):
+        raise UsageError(f"relax.transform.{name} is not a pass; `passcheck list` shows the passes")
+    return GenericRelaxSubject(name=name, summary=f"relax.transform.{name} (generic properties)",
+                               make_pass=lambda extras: factory(), stage=name)
+
+
+def custom_subject(spec: str) -> RelaxPassSubject:
+    """PASS given as an import spec: generic properties on default graphs."""
+    return GenericRelaxSubject(name=spec, summary=f"{spec} (generic properties)",
+                               make_pass=None, stage="custom")

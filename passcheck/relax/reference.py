@@ -1,0 +1,28 @@
+"""Float64 reference execution of a ``GraphSpec``, with rounding-error bounds.
+
+Every op's ``reference`` returns the float64 value and a first-order bound on the error that a
+correct implementation in the graph's dtype may make; the bounds compose through the graph, so
+a tolerance for each output element falls out of the computation rather than a fixed atol.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from passcheck.relax.ops.base import UNIT_ROUNDOFF, Approx, op_registry
+from passcheck.relax.spec import GraphSpec, const_array
+
+
+def evaluate(spec: GraphSpec, params: list[np.ndarray]) -> list[Approx]:
+    """The reference outputs of ``spec`` on the parameter arrays ``params`` (in order)."""
+    ops = op_registry()
+    u = UNIT_ROUNDOFF[spec.inputs[0].dtype if spec.inputs else "float32"]
+    vals: list[Approx] = []
+    it = iter(params)
+    for decl in spec.inputs:
+        arr = const_array(decl) if decl.const else next(it)
+        vals.append(Approx.exact(arr))
+    with np.errstate(all="ignore"):
+        for node in spec.nodes:
+            vals.append(ops[node.op].reference([vals[a] for a in node.args], dict(node.attrs), u))
+    return [vals[o] for o in spec.outputs]

@@ -1,0 +1,60 @@
+"""Compare an output against a float64 reference with the reference's own error bound.
+
+The bound (``Approx.e``) already accounts for dtype and accumulation length; ``SAFETY``
+absorbs the first-order analysis' looseness (second-order terms, libm differences), and the
+absolute floor covers results that are exactly zero in float64 but denormal in the dtype.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from passcheck.relax.ops.base import DTYPE_MAX, UNIT_ROUNDOFF, Approx
+
+SAFETY = 8.0
+TINY = {"float32": 1e-30, "float16": 1e-6, "float64": 1e-300}
+
+
+@dataclass
+class Mismatch:
+    index: tuple[int, ...]
+    got: float
+    want: float
+    allowed: float
+    count: int
+    total: int
+
+    shape_note: str = ""
+
+    def describe(self, name: str = "output") -> str:
+        if self.shape_note:
+            return f"{name}: {self.shape_note}"
+        return (f"{name}{list(self.index)}: got {self.got!r}, reference {self.want!r} "
+                f"(|diff| {abs(self.got - self.want):.3g} > allowed {self.allowed:.3g}); "
+                f"{self.count} of {self.total} elements differ")
+
+
+def checkable(ref: Approx, dtype: str) -> np.ndarray:
+    """Elements where the reference is meaningful: finite and representable in ``dtype``."""
+    lim = DTYPE_MAX[dtype]
+    return np.isfinite(ref.v) & np.isfinite(ref.e) & (np.abs(ref.v) + ref.e < lim * 0.5)
+
+
+def compare(got: np.ndarray, ref: Approx, dtype: str, safety: float = SAFETY) -> Mismatch | None:
+    """None when ``got`` is within tolerance of ``ref`` wherever the reference is checkable."""
+    if tuple(got.shape) != tuple(ref.v.shape):
+        return Mismatch((), float("nan"), float("nan"), 0.0, got.size, ref.v.size,
+                        shape_note=f"shape {list(got.shape)}, the reference has shape {list(ref.v.shape)}")
+    g = got.astype(np.float64)
+    mask = checkable(ref, dtype)
+    allowed = safety * ref.e + 4 * UNIT_ROUNDOFF[dtype] * np.abs(ref.v) + TINY[dtype]
+    # NaN in got counts as bad. Where the reference is NaN or Inf (NaN/Inf inputs, only when
+    # asked) nothing is checked: how NaN propagates through max/min differs between NumPy and
+    # LLVM (maxnum) without either being wrong; before/after comparisons cover those elements.
+    bad = mask & ~(np.abs(g - ref.v) <= allowed)
+    if not bad.any():
+        return None
+    idx = tuple(int(i) for i in np.argwhere(bad)[0])
+    return Mismatch(idx, float(g[idx]), float(ref.v[idx]), float(allowed[idx]), int(bad.sum()), int(bad.size))

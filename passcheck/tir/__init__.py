@@ -1,0 +1,1 @@
+"""The TIR family: kernel drawing, schedule primitives and sequences, lowering, execution."""

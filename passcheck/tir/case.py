@@ -1,0 +1,56 @@
+"""The case of a TIR transformation: the modules, their lowered views, memoized oracle results."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from passcheck.core.case import Case
+
+
+class TirCase(Case):
+    """One PrimFunc spec, transformed.
+
+    ``original``  the unscheduled module (``main`` = ``build_primfunc(spec)``)
+    ``before``    the module handed to the transformation (after preparatory steps, if any)
+    ``after``     the module it produced (None if it raised)
+    ``trace``     the schedule calls made, as Python lines (preparation first)
+    ``prefix``    how many lines of ``trace`` were preparation
+    Flags the properties read: ``executable`` (the code runs on CPU), ``reassociates`` (a
+    reduction's order may change: compare with a tolerance), ``unsafe`` (an ``unsafe_``
+    primitive: only structural checks), ``primitive`` (the primitive under test, or None).
+    """
+
+    ir = "tir"
+
+    def __init__(self, subject: str, example: Any, spec: Any) -> None:
+        super().__init__(subject, example)
+        self.spec = spec
+        self.original: Any = None
+        self.trace: list[str] = []
+        self.prefix = 0
+        self.executable = True
+        self.reassociates = False
+        self.unsafe = False
+        self.primitive: str | None = None
+        self.semantics_note: str | None = None  # set when the steps change values by design
+        self.z3_timeout_ms = 2000
+
+    # derived views, memoized ----------------------------------------------------------------
+    def lowered(self, which: str = "after") -> Any:
+        """The block-free form of ``before``/``after``/``original`` (raises what lowering raises)."""
+        from passcheck.tir.lowering import lower_to_loops
+
+        return self.memo(("lowered", which), lambda: lower_to_loops(getattr(self, which)))
+
+    def bounds(self, which: str = "after") -> Any:
+        """``BoundsResult`` of the lowered module."""
+        from passcheck.tir.analysis.bounds import check_bounds
+
+        return self.memo(("bounds", which), lambda: check_bounds(self.lowered(which), self.z3_timeout_ms))
+
+    def trace_text(self) -> str:
+        return "\n".join(line + ("  # preparation" if i < self.prefix else "") for i, line in enumerate(self.trace))
+
+    def describe(self) -> str:
+        head = self.spec.short() if self.spec is not None else "?"
+        return head + ("\n" + self.trace_text() if self.trace else "")

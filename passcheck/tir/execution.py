@@ -1,0 +1,279 @@
+"""Compile and run PrimFuncs on CPU; compare a scheduled kernel with the unscheduled one.
+
+Only call ``run`` on code the bounds checker proved in bounds: an out-of-bounds kernel
+corrupts the heap of the process that runs it. Kernels use destination passing: the last
+parameter is the output, pre-filled with NaN so elements a schedule forgets to compute show up.
+Intermediate float buffers are filled with NaN too, right after their allocation (the module is
+lowered to loops first): a schedule that reads an element nobody wrote then yields NaN every
+time, instead of whatever the stack or the workspace pool held, which is often a value from an
+earlier run that happens to be right.
+
+Comparison: when no step may reassociate a reduction, the scheduled float32 output must equal
+the unscheduled float32 output bit for bit (NaN where NaN). Otherwise it must lie within a
+rounding-error bound of the float64 build of the unscheduled spec: ``K * u * |ref|abs`` where
+``|ref|abs`` is the float64 kernel run on ``|inputs|`` (the sum of absolute terms of each
+reduction) and ``K`` grows with the reduction length.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from passcheck.core.errors import GeneratorRejected
+from passcheck.tir.analysis.concrete import Evaluator, key
+from passcheck.tir.primfuncs import PrimFuncSpec, build_primfunc, input_arrays, shape_var_value
+
+U32 = 2.0**-24
+_NONLINEAR_OPS = {"softmax", "layer_norm", "resize2d"}
+
+
+def target() -> Any:
+    import tvm
+
+    return tvm.target.Target({"kind": "llvm", "opt-level": 0})
+
+
+def compile_module(mod: Any) -> Any:
+    import tvm
+
+    return tvm.compile(mod, target=target())
+
+
+def param_shapes(func: Any, sizes: dict[str, int]) -> list[tuple[tuple[int, ...], str]]:
+    """Concrete (shape, dtype) of each parameter, shape vars taking ``sizes`` (by name)."""
+    import tvm
+    import tvm_ffi
+
+    env: dict[int, int] = {}
+
+    def bind(v: Any) -> None:
+        if v.name in sizes:
+            env[key(v)] = sizes[v.name]
+
+    out = []
+    for p in func.params:
+        for d in p.shape:
+            tvm_ffi.structural_walk(d, [(tvm.ir.Var, bind)])
+        ev = Evaluator(env)
+        out.append((tuple(int(ev(d)) for d in p.shape), str(p.dtype)))
+    return out
+
+
+def _poison(shape: tuple[int, ...], dtype: str) -> np.ndarray:
+    """Output pre-fill that no correct kernel leaves behind: NaN, or the most negative int."""
+    if np.issubdtype(np.dtype(dtype), np.floating):
+        return np.full(shape, np.nan, dtype=dtype)
+    return np.full(shape, np.iinfo(dtype).min, dtype=dtype)
+
+
+POISON_LIMIT = 1 << 24  # elements: a larger constant allocation is a bug of its own, not worth filling
+
+
+def _fillable(buf: Any) -> bool:
+    from tvm import tirx
+
+    n = 1
+    for d in buf.shape:
+        if isinstance(d, tirx.IntImm):
+            n *= int(d.value)
+    return n <= POISON_LIMIT
+
+
+def poison_intermediates(mod: Any, lowered: Any = None) -> Any:
+    """``mod`` lowered to loops (``lowered``, when the caller has it already), each float buffer
+    it allocates filled with NaN on allocation; None when it allocates none (or lowering fails)."""
+    import math
+
+    import tvm_ffi
+    from tvm import tirx
+
+    from passcheck.tir.lowering import lower_to_loops
+
+    def fill(buf: Any) -> Any:
+        idx = [tirx.Var(f"poison_{k}", str(d.ty.dtype)) for k, d in enumerate(buf.shape)]
+        body = tirx.BufferStore(buf, tirx.FloatImm(str(buf.dtype), math.nan), idx)
+        for v, d in reversed(list(zip(idx, buf.shape, strict=True))):
+            body = tirx.For(v, tirx.IntImm(str(d.ty.dtype), 0), d, tirx.ForKind.SERIAL, body)
+        return body
+
+    def on_seq(seq: Any) -> Any:
+        out = []
+        for s in seq.seq:
+            out.append(s)
+            if (type(s) is tirx.AllocBuffer and np.issubdtype(np.dtype(str(s.buffer.dtype)), np.floating)
+                    and _fillable(s.buffer)):
+                out.append(fill(s.buffer))
+        return tirx.SeqStmt(out) if len(out) != len(seq.seq) else seq
+
+    try:
+        low = lowered if lowered is not None else lower_to_loops(mod)
+    except Exception:  # noqa: BLE001
+        return None
+    filled = tvm_ffi.structural_map(low, [(tirx.SeqStmt, on_seq)])
+    return None if filled.same_as(low) else filled
+
+
+def run(mod: Any, inputs: list[np.ndarray], out_shape: tuple[int, ...], out_dtype: str,
+        lowered: Any = None) -> np.ndarray:
+    """Compile ``mod`` (intermediates poisoned) and call ``main(*inputs, out)``; returns ``out``."""
+    import tvm
+
+    # The build of mod itself is the authority on whether it compiles (compiling the lowered,
+    # poisoned copy takes a different path through the pipeline and can hide a build failure).
+    lib = compile_module(mod)
+    poisoned = poison_intermediates(mod, lowered)
+    if poisoned is not None:
+        try:
+            lib = compile_module(poisoned)
+        except Exception:  # noqa: BLE001 - run mod as built
+            pass
+    out = tvm.runtime.tensor(_poison(out_shape, out_dtype))
+    lib["main"](*[tvm.runtime.tensor(a) for a in inputs], out)
+    return out.numpy()
+
+
+@dataclass
+class Reference:
+    spec: PrimFuncSpec
+    inputs: list[np.ndarray]  # float32
+    out32: np.ndarray  # the unscheduled float32 kernel
+    out_shape: tuple[int, ...]
+    out_dtype: str
+    _r64: tuple[np.ndarray, np.ndarray, bool] | None = None
+
+    def _float64(self) -> tuple[np.ndarray, np.ndarray, bool]:
+        """(ref64, abs64, approximate), built only when a tolerance comparison needs them."""
+        if self._r64 is None:
+            self._r64 = _reference64(self.spec, self.inputs, self.out32, self.out_shape, self.out_dtype)
+        return self._r64
+
+    @property
+    def ref64(self) -> np.ndarray:
+        """The unscheduled kernel built and run in float64."""
+        return self._float64()[0]
+
+    @property
+    def abs64(self) -> np.ndarray:
+        """The float64 kernel on |inputs|: each reduction's sum of absolute terms."""
+        return self._float64()[1]
+
+    @property
+    def approximate(self) -> bool:
+        """No float64 build exists (e.g. TOPI's layer_norm): ref64 is the float32 output."""
+        return self._float64()[2]
+
+
+@lru_cache(maxsize=64)
+def reference(spec: PrimFuncSpec) -> Reference:
+    """Outputs of the unscheduled kernel for ``spec`` (cached per worker: specs repeat)."""
+    import tvm
+
+    f32 = build_primfunc(spec, "float32")
+    shapes = param_shapes(f32, shape_var_value(spec))
+    ins = input_arrays(spec, [s for s, _ in shapes[:-1]])
+    out_shape, out_dtype = shapes[-1]
+    out32 = run(tvm.IRModule({"main": f32}), ins, out_shape, out_dtype)
+    return Reference(spec, ins, out32, out_shape, out_dtype)
+
+
+def _reference64(spec: PrimFuncSpec, ins: list[np.ndarray], out32: np.ndarray, out_shape: tuple[int, ...],
+                 out_dtype: str) -> tuple[np.ndarray, np.ndarray, bool]:
+    import tvm
+
+    try:
+        f64 = build_primfunc(spec, "float64")
+    except GeneratorRejected:  # some TOPI kernels (layer_norm) exist in float32 only
+        ref = out32.astype(np.float64)
+        return ref, np.abs(ref), True
+    lib = compile_module(tvm.IRModule({"main": f64}))
+    dt64 = "float64" if out_dtype == "float32" else out_dtype
+
+    def call(arrays: list[np.ndarray]) -> np.ndarray:
+        out = tvm.runtime.tensor(_poison(out_shape, dt64))
+        lib["main"](*[tvm.runtime.tensor(a) for a in arrays], out)
+        return out.numpy().astype(np.float64)
+
+    ins64 = [a.astype(np.float64) for a in ins]
+    ref = call(ins64)
+    # The error bound needs each reduction's sum of |terms|: the kernel on |inputs|, but
+    # *without* the epilogue (which may subtract and cancel: max(x, 0) - 0.25 turns a large
+    # sum into a small result whose absolute error is still the sum's). The epilogues are
+    # 1-Lipschitz, so the core's error bound carries over.
+    core = dataclasses.replace(spec, epilogue=False) if spec.epilogue else spec
+    if core is spec:
+        absref = call([np.abs(a) for a in ins64])
+    else:
+        core_lib = compile_module(tvm.IRModule({"main": build_primfunc(core, "float64")}))
+        out = tvm.runtime.tensor(_poison(out_shape, dt64))
+        core_lib["main"](*[tvm.runtime.tensor(np.abs(a)) for a in ins64], out)
+        absref = out.numpy().astype(np.float64)
+    return ref, np.abs(absref), False
+
+
+def reduction_length(spec: PrimFuncSpec) -> int:
+    a = spec.attr
+    if spec.kind == "matmul":
+        return spec.shape[1]
+    if spec.kind == "conv2d":
+        return spec.shape[1] * a["kernel"][0] * a["kernel"][1]
+    if spec.kind == "pool":
+        return a["kernel"][0] * a["kernel"][1]
+    if spec.kind == "reduce":
+        return int(np.prod([spec.shape[x] for x in a["axes"]]))
+    return int(np.prod(spec.shape)) if spec.kind == "legalized" else 1
+
+
+@dataclass
+class Mismatch:
+    index: tuple[int, ...]
+    got: float
+    want: float
+    allowed: float
+    count: int
+    total: int
+    mode: str  # "exact" | "tolerance" | "shape"
+    shape_note: str = ""
+
+    def describe(self) -> str:
+        if self.mode == "shape":
+            return f"output: {self.shape_note}"
+        how = "bit-exact comparison with the unscheduled kernel" if self.mode == "exact" else (
+            f"float64 reference, allowed error {self.allowed:.3g}")
+        return (f"output{list(self.index)} = {self.got!r}, expected {self.want!r} ({how}); "
+                f"{self.count} of {self.total} elements differ")
+
+
+def compare(spec: PrimFuncSpec, got: np.ndarray, ref: Reference, exact: bool) -> Mismatch | None:
+    if tuple(got.shape) != tuple(ref.out_shape):
+        return Mismatch((), float("nan"), float("nan"), 0.0, got.size, int(np.prod(ref.out_shape)), "shape",
+                        f"shape {list(got.shape)}, the unscheduled kernel's is {list(ref.out_shape)}")
+    same = (got == ref.out32) | (np.isnan(got) & np.isnan(ref.out32))
+    if same.all():
+        return None  # bit-identical to the unscheduled kernel: no tolerance needed
+    if exact or not np.issubdtype(got.dtype, np.floating):
+        bad = ~same
+        idx = tuple(int(i) for i in np.argwhere(bad)[0])
+        return Mismatch(idx, float(got[idx]), float(ref.out32[idx]), 0.0, int(bad.sum()), bad.size, "exact")
+    k = 2 * (reduction_length(spec) + 8)
+    allowed = k * U32 * ref.abs64 + 8 * U32 * np.abs(ref.ref64) + 1e-30
+    if ref.approximate or (spec.kind == "legalized" and spec.attr["op"] in _NONLINEAR_OPS):
+        allowed = np.maximum(allowed, 1e-4 * np.abs(ref.ref64) + 1e-5)
+    g = got.astype(np.float64)
+    bad = ~(np.abs(g - ref.ref64) <= allowed)
+    bad &= ~(np.isnan(g) & np.isnan(ref.ref64))
+    if not bad.any():
+        return None
+    idx = tuple(int(i) for i in np.argwhere(bad)[0])
+    return Mismatch(idx, float(g[idx]), float(ref.ref64[idx]), float(allowed[idx]), int(bad.sum()), bad.size,
+                    "tolerance")
+
+
+def run_scheduled(spec: PrimFuncSpec, mod: Any, lowered: Any = None) -> np.ndarray:
+    """``mod`` run on the reference inputs; ``lowered``: its ``lower_to_loops`` form, if known."""
+    ref = reference(spec)
+    return run(mod, ref.inputs, ref.out_shape, ref.out_dtype, lowered)
