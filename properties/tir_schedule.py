@@ -11,7 +11,7 @@ from typing import Any
 
 from passcheck.core.errors import Discard, Violation
 from passcheck.core.property import prop
-from passcheck.tir.schedules import PRIMITIVES
+from passcheck.tir.schedule import PRIMITIVES
 
 SCHEDULE_SUBJECTS = (*PRIMITIVES, "schedule")
 # Steps that relocate a producer: it may recompute instances, and computes only what its
@@ -27,7 +27,7 @@ RESTRICTING = {"decompose_padding", "rolling_buffer"}
 
 def _domains(case: Any, which: str = "after") -> Any:
     from passcheck.tir.analysis.domain import check_domains
-    from passcheck.tir.primfuncs import shape_var_value
+    from passcheck.tir.kernels import shape_var_value
 
     if case.raised is not None or case.after is None:
         raise Discard("the transformation raised; nothing to check")

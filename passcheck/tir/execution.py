@@ -26,7 +26,7 @@ import numpy as np
 
 from passcheck.core.errors import GeneratorRejected
 from passcheck.tir.analysis.concrete import Evaluator, key
-from passcheck.tir.primfuncs import PrimFuncSpec, build_primfunc, input_arrays, shape_var_value
+from passcheck.tir.kernels import PrimFuncSpec, build_primfunc, input_arrays, shape_var_value
 
 U32 = 2.0**-24
 _NONLINEAR_OPS = {"softmax", "layer_norm", "resize2d"}

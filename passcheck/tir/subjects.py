@@ -23,8 +23,8 @@ from hypothesis import strategies as st
 from passcheck.core.errors import Discard, UsageError
 from passcheck.core.subject import Options, Subject
 from passcheck.tir.case import TirCase
-from passcheck.tir.primfuncs import PrimFuncSpec, build_primfunc, primfunc_specs
-from passcheck.tir.schedules import (
+from passcheck.tir.kernels import PrimFuncSpec, build_primfunc, primfunc_specs
+from passcheck.tir.schedule import (
     PRIMITIVES,
     ScheduleExample,
     Step,
@@ -73,7 +73,7 @@ def _new_case(subject: str, example: Any, spec: PrimFuncSpec, options: Options) 
 def _prepare(case: TirCase, sch: Any, steps: tuple[Step, ...], report_errors: bool = False) -> bool:
     """Apply preparatory steps; a refusal discards the example, and so does any other
     exception unless ``report_errors`` (then it is stored on the case and False returned)."""
-    from passcheck.tir.schedule_steps import apply_step
+    from passcheck.tir.schedule import apply_step
 
     for i, step in enumerate(steps):
         try:
@@ -130,7 +130,7 @@ def _apply_under_test(case: TirCase, sch: Any, steps: tuple[Step, ...], impl: An
 
     ``impl`` replaces the primitive: a function ``(schedule, step)`` is called for each step;
     a Pass or ``IRModule -> IRModule`` function is applied once to the module instead."""
-    from passcheck.tir.schedule_steps import apply_step
+    from passcheck.tir.schedule import apply_step
 
     if impl is not None and not _takes_schedule_and_step(impl):
         transform = as_module_transform(impl)

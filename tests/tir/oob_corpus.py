@@ -131,7 +131,7 @@ def sym_fused_safe(a: T.handle, b: T.handle):
 
 def tvm_bug_cache_read() -> Any:
     """TVM 0.27 bug passcheck found: cache_read after compute_at drops the producer predicate."""
-    from passcheck.tir.primfuncs import PrimFuncSpec, build_primfunc
+    from passcheck.tir.kernels import PrimFuncSpec, build_primfunc
 
     spec = PrimFuncSpec("conv2d", (1, 3, 6, 10), (("out_channels", 3), ("kernel", (2, 3)), ("stride", (1, 3)),
                                                   ("dilation", (2, 2)), ("padding", (2, 0))), "int64", prologue=True)
@@ -144,7 +144,7 @@ def tvm_bug_cache_read() -> Any:
 def split_wraps_int32() -> Any:
     """A real split of a symbolic int32 extent: near n = 2**31 the tail index wraps (and so
     does its guard); exact machine integers are needed to see it."""
-    from passcheck.tir.primfuncs import PrimFuncSpec, build_primfunc
+    from passcheck.tir.kernels import PrimFuncSpec, build_primfunc
 
     sch = s_tir.Schedule(build_primfunc(PrimFuncSpec("pad", (1,), (("pads", ((0, 1),)),), "int32", symbolic=True)))
     sch.split(sch.get_loops("pad")[0], [None, 3], preserve_unit_iters=False)

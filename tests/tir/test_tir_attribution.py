@@ -17,8 +17,8 @@ import pytest
 from tvm_bug_repros import case_of
 
 from passcheck.core.errors import Discard, Violation
-from passcheck.tir.primfuncs import PrimFuncSpec
-from passcheck.tir.schedules import Step
+from passcheck.tir.kernels import PrimFuncSpec
+from passcheck.tir.schedule import Step
 
 
 def discarded(prop: Any, case: Any) -> str:

@@ -16,9 +16,8 @@ from tvm_bug_repros import violation
 
 from passcheck.core.errors import Discard, Violation
 from passcheck.core.subject import Options
-from passcheck.tir.primfuncs import PrimFuncSpec
-from passcheck.tir.schedule_steps import get_block, loop_at
-from passcheck.tir.schedules import ScheduleExample, Step, schedule_examples
+from passcheck.tir.kernels import PrimFuncSpec
+from passcheck.tir.schedule import ScheduleExample, Step, get_block, loop_at, schedule_examples
 from passcheck.tir.subjects import TIR_SUBJECTS, CustomExample, custom_tir_subject
 
 OPTS = Options()
@@ -84,7 +83,7 @@ def test_hypothesis_finds_the_unguarded_split() -> None:
 
 
 def _elementwise_specs() -> Any:
-    from passcheck.tir.primfuncs import primfunc_specs
+    from passcheck.tir.kernels import primfunc_specs
 
     return primfunc_specs(("elementwise",), symbolic=False, int64=False)
 
@@ -170,7 +169,7 @@ def test_a_wrong_output_shape_is_described_by_its_shapes() -> None:
     import numpy as np
 
     from passcheck.tir import execution as tir_exec
-    from passcheck.tir.primfuncs import PrimFuncSpec
+    from passcheck.tir.kernels import PrimFuncSpec
 
     spec = PrimFuncSpec("elementwise", (4,), (("depth", 1),), "int32")
     ref = tir_exec.reference(spec)

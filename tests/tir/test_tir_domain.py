@@ -145,7 +145,7 @@ def test_symbolic_unguarded_split_is_outside_for_some_n() -> None:
 
 @pytest.mark.parametrize("factor", [1, 3, 4, 10, 16])
 def test_real_split_fuse_reorder_keep_the_domain(factor: int) -> None:
-    from passcheck.tir.primfuncs import PrimFuncSpec, build_primfunc
+    from passcheck.tir.kernels import PrimFuncSpec, build_primfunc
 
     func = build_primfunc(PrimFuncSpec("matmul", (7, 5), (("n", 6),), "int32"))
     sch = s_tir.Schedule(func)

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, given, settings
 
-from passcheck.tir.legalized import legalized_specs
-from passcheck.tir.primfuncs import PrimFuncSpec, build_primfunc, primfunc_specs, stages
+from passcheck.tir.kernels import PrimFuncSpec, build_primfunc, legalized_specs, primfunc_specs, stages
 
 FAST = settings(max_examples=60, deadline=None, database=None, derandomize=True,
                 suppress_health_check=list(HealthCheck))

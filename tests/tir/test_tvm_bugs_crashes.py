@@ -17,7 +17,7 @@ def _child(code: str) -> subprocess.CompletedProcess:
 def test_loop_partition_segfaults_on_a_loop_with_two_blocks() -> None:
     r = _child("""
         from tvm import s_tir
-        from passcheck.tir.primfuncs import PrimFuncSpec, build_primfunc
+        from passcheck.tir.kernels import PrimFuncSpec, build_primfunc
         sch = s_tir.Schedule(build_primfunc(PrimFuncSpec("elementwise", (16, 2), (("depth", 2),), "int32")))
         sch.reverse_compute_at("ew1", sch.get_loops("ew0")[1])
         print("scheduled", flush=True)
@@ -30,7 +30,7 @@ def test_loop_partition_segfaults_on_a_loop_with_two_blocks() -> None:
 def test_merge_of_a_loop_with_itself_segfaults() -> None:
     r = _child("""
         from tvm import s_tir
-        from passcheck.tir.primfuncs import PrimFuncSpec, build_primfunc
+        from passcheck.tir.kernels import PrimFuncSpec, build_primfunc
         sch = s_tir.Schedule(build_primfunc(PrimFuncSpec("elementwise", (3,), (("depth", 1),), "int32")))
         loop = sch.get_loops("ew0")[0]
         print("scheduled", flush=True)
@@ -45,7 +45,7 @@ def test_cache_index_after_fusing_unit_loops_segfaults() -> None:
     reproduces alone."""
     r = _child("""
         from tvm import s_tir
-        from passcheck.tir.primfuncs import PrimFuncSpec, build_primfunc
+        from passcheck.tir.kernels import PrimFuncSpec, build_primfunc
         sch = s_tir.Schedule(build_primfunc(PrimFuncSpec("reshape", (1, 1, 1), (("out_shape", (1, 1)),), "int32")))
         sch.fuse(*sch.get_loops("reshape"), preserve_unit_iters=False)
         print("scheduled", flush=True)

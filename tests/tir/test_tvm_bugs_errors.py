@@ -9,8 +9,8 @@ from __future__ import annotations
 import passcheck.properties.tir_generic as G
 from tvm_bug_repros import case_of, example_case, rca, tensorize_steps, violation
 
-from passcheck.tir.primfuncs import PrimFuncSpec
-from passcheck.tir.schedules import ScheduleExample, Step
+from passcheck.tir.kernels import PrimFuncSpec
+from passcheck.tir.schedule import ScheduleExample, Step
 
 PAD_INT64 = (("pads", ((1, 0),)),)
 

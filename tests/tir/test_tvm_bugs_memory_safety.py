@@ -11,8 +11,8 @@ import re
 import passcheck.properties.tir_generic as G
 from tvm_bug_repros import case_of, example_case, tensorize_steps, violation
 
-from passcheck.tir.primfuncs import PrimFuncSpec
-from passcheck.tir.schedules import ScheduleExample, Step
+from passcheck.tir.kernels import PrimFuncSpec
+from passcheck.tir.schedule import ScheduleExample, Step
 
 CONV_PADDED = PrimFuncSpec("conv2d", (1, 3, 6, 10), (("out_channels", 3), ("kernel", (2, 3)), ("stride", (1, 3)),
                                                     ("dilation", (2, 2)), ("padding", (2, 0))), "int64",

@@ -10,8 +10,8 @@ import passcheck.properties.tir_generic as G
 import passcheck.properties.tir_schedule as S
 from tvm_bug_repros import case_of, example_case, rca, violation
 
-from passcheck.tir.primfuncs import PrimFuncSpec
-from passcheck.tir.schedules import ScheduleExample, Step
+from passcheck.tir.kernels import PrimFuncSpec
+from passcheck.tir.schedule import ScheduleExample, Step
 
 BCAST4 = PrimFuncSpec("broadcast", (4,), (("bdims", (False,)),), "int32", epilogue=True, seed=0)
 

@@ -89,7 +89,7 @@ def init_inside_reduction_loop(mod: Any) -> Any:
 
 
 def _blocks(sch: Any) -> list[Any]:
-    from passcheck.tir.schedule_steps import block_names
+    from passcheck.tir.schedule import block_names
 
     return [sch.get_sblock(n) for n in block_names(sch)]
 

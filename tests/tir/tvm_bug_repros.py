@@ -15,8 +15,8 @@ import pytest
 
 from passcheck.core.errors import Violation
 from passcheck.core.subject import Options
-from passcheck.tir.primfuncs import PrimFuncSpec
-from passcheck.tir.schedules import ScheduleExample, Step
+from passcheck.tir.kernels import PrimFuncSpec
+from passcheck.tir.schedule import ScheduleExample, Step
 from passcheck.tir.subjects import TIR_SUBJECTS
 
 OPTS = Options()

@@ -565,7 +565,7 @@ def apply_sample_categorical(sch: Any, step: Step) -> str:
 
 def apply_tensorize(sch: Any, step: Step) -> str:
     from passcheck.tir.analysis.concrete import dtype_of
-    from passcheck.tir.intrinsics import ensure_dot
+    from passcheck.tir.schedule.intrinsics import ensure_dot
 
     b = get_block(sch, step.block)
     loop = loop_at(sch, b, step.loops[0])

@@ -103,7 +103,7 @@ def stages(spec: PrimFuncSpec) -> tuple[StageInfo, ...]:
     a = spec.attr
     nd = len(spec.shape)
     if spec.kind == "legalized":
-        from passcheck.tir.legalized import legalized_stages
+        from passcheck.tir.kernels.legalized import legalized_stages
 
         return legalized_stages(spec)
     core: list[StageInfo]
@@ -158,7 +158,7 @@ def build_primfunc(spec: PrimFuncSpec, dtype: str = "float32") -> Any:
     ``dtype`` is the element type; the float64 build of the same spec is the reference.
     Raises ``GeneratorRejected`` when the spec is not buildable (e.g. an empty output)."""
     if spec.kind == "legalized":
-        from passcheck.tir.legalized import build_legalized
+        from passcheck.tir.kernels.legalized import build_legalized
 
         return build_legalized(spec, dtype)
     from tvm import te
@@ -560,7 +560,7 @@ def primfunc_specs(
     def draw_spec(draw: st.DrawFn) -> PrimFuncSpec:
         kind = draw(st.sampled_from(chosen))
         if kind == "legalized":
-            from passcheck.tir.legalized import legalized_specs
+            from passcheck.tir.kernels.legalized import legalized_specs
 
             return draw(legalized_specs(symbolic=symbolic))
         shape, attrs = draw(_KIND_STRATEGIES[kind]())

@@ -15,7 +15,7 @@ from hypothesis import assume
 from hypothesis import strategies as st
 
 from passcheck.core.errors import GeneratorRejected
-from passcheck.tir.primfuncs import EXTENTS, SHAPE_VAR, PrimFuncSpec, StageInfo
+from passcheck.tir.kernels.primfuncs import EXTENTS, SHAPE_VAR, PrimFuncSpec, StageInfo
 
 
 def _out_extent(size: int, k: int, stride: int, dil: int, pad_lo: int, pad_hi: int) -> int:

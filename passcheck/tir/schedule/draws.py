@@ -19,9 +19,9 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from passcheck.tir.intrinsics import MAX_DOT
-from passcheck.tir.primfuncs import KINDS, PrimFuncSpec, StageInfo, primfunc_specs, stages
-from passcheck.tir.schedule_steps import Step, StepNotApplicable, apply_step, apply_steps
+from passcheck.tir.kernels.primfuncs import KINDS, PrimFuncSpec, StageInfo, primfunc_specs, stages
+from passcheck.tir.schedule.intrinsics import MAX_DOT
+from passcheck.tir.schedule.steps import Step, StepNotApplicable, apply_step, apply_steps
 
 __all__ = [
     "PRIMITIVES",
