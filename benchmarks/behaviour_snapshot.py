@@ -4,6 +4,8 @@ A refactoring must not change behaviour: the same seed must draw the same exampl
 the same findings. This runs the real CLI on four fixed campaigns, keeps each JSON report
 without what depends on the machine (timings, absolute paths), and either writes the lot
 (``--record``) or compares it with a recorded file (``--compare``), printing every difference.
+A report field that only the new run has is a new field of the report, listed apart: it is not
+a difference in what was drawn or found.
 
     .venv/bin/python benchmarks/behaviour_snapshot.py --record benchmarks/snapshots/before.json
     .venv/bin/python benchmarks/behaviour_snapshot.py --compare benchmarks/snapshots/before.json
@@ -62,19 +64,22 @@ def snapshot() -> dict[str, Any]:
     return out
 
 
-def differences(old: Any, new: Any, path: str = "") -> list[str]:
+def differences(old: Any, new: Any, path: str = "", added: set[str] | None = None) -> list[str]:
+    """Every difference between ``old`` and ``new``; fields only ``new`` has go to ``added``
+    (by name) instead."""
+    added = set() if added is None else added
     if isinstance(old, dict) and isinstance(new, dict):
         out = []
         for k in sorted(set(old) | set(new)):
             if k not in new:
                 out.append(f"{path}/{k}: only in the recorded snapshot")
             elif k not in old:
-                out.append(f"{path}/{k}: only in this run")
+                added.add(k)
             else:
-                out += differences(old[k], new[k], f"{path}/{k}")
+                out += differences(old[k], new[k], f"{path}/{k}", added)
         return out
     if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
-        return [d for i, (a, b) in enumerate(zip(old, new)) for d in differences(a, b, f"{path}[{i}]")]
+        return [d for i, (a, b) in enumerate(zip(old, new)) for d in differences(a, b, f"{path}[{i}]", added)]
     return [] if old == new else [f"{path}: recorded {old!r}, now {new!r}"]
 
 
@@ -90,9 +95,12 @@ def main() -> int:
         Path(args.record).write_text(json.dumps(snap, indent=1, sort_keys=True) + "\n")
         print(f"recorded {args.record}")
         return 0
-    diffs = differences(json.loads(Path(args.compare).read_text()), snap)
+    added: set[str] = set()
+    diffs = differences(json.loads(Path(args.compare).read_text()), snap, added=added)
     for d in diffs:
         print(d)
+    if added:
+        print(f"new report fields (not differences): {', '.join(sorted(added))}")
     print("identical" if not diffs else f"{len(diffs)} difference(s)")
     return 1 if diffs else 0
 

@@ -25,9 +25,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
 def all_primitives() -> list[str]:
-    from passcheck.tir.subjects import TIR_SUBJECTS
+    from passcheck.tir.subjects import tir_subjects
 
-    return list(TIR_SUBJECTS)
+    return list(tir_subjects())
 
 
 def run_one(name: str, args: argparse.Namespace) -> tuple[str, int, float]:

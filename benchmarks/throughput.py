@@ -2,7 +2,8 @@
 
 The naive loop is what one would write by hand: build the graph, run the pass (with its
 prerequisites), compile before and after with default LLVM, run both, ``np.allclose``.
-passcheck runs in its single worker process (as the CLI does), with every shipped property.
+passcheck runs through its engine's own apply-and-check stage (``Evaluator``: the worker
+process the CLI uses), with every shipped property.
 
     python benchmarks/throughput.py [--graphs 60] [--passes FuseOps,FoldConstant,...]
 """
@@ -66,27 +67,23 @@ def main() -> None:
     ap.add_argument("--passes", default="FuseOps,FoldConstant,AlterOpLayout,SimplifyInference")
     args = ap.parse_args()
 
-    from passcheck.core.engine.run import RunConfig, select_properties
-    from passcheck.core.engine.worker import Worker, WorkerConfig
-    from passcheck.core.lookup import resolve
-    from passcheck.core.subject import Options
+    from passcheck.core.engine.evaluate import Evaluator
+    from passcheck.core.engine.plan import plan
+    from passcheck.core.engine.results import RunConfig
 
     print(f"{'pass':<18} {'graphs':>6} {'passcheck ex/s':>15} {'naive ex/s':>11} {'ratio':>6} "
           f"{'findings':>8} {'props':>5}")
     for name in args.passes.split(","):
-        subject = resolve(name)
+        p = plan(RunConfig(subject=name, timeout=120))
+        subject, props = p.subject, p.properties
         specs = draw_graphs(subject, args.graphs, args.seed)
-        _, props = select_properties(RunConfig(subject=name))
-        worker = Worker(WorkerConfig(subject.name, "relax", None, tuple(props), (), Options()), timeout=120)
-        worker.start()
-        worker.run(specs[0])  # warm-up: first compile in a process pays one-off costs
-        t0 = time.perf_counter()
-        failing = 0
-        for spec in specs:
-            res = worker.run(spec)
-            failing += bool(res.failed)
-        t_pc = time.perf_counter() - t0
-        worker.close()
+        with Evaluator(p) as evaluate:
+            evaluate(specs[0])  # warm-up: first compile in a process pays one-off costs
+            t0 = time.perf_counter()
+            failing = 0
+            for spec in specs:
+                failing += bool(evaluate(spec).failed)
+            t_pc = time.perf_counter() - t0
         naive_loop(subject, specs[:1])  # same warm-up for the naive loop
         t_naive, _ = naive_loop(subject, specs)
         n = len(specs)

@@ -1,14 +1,13 @@
-"""Z3 bounds-check time per PrimFunc, and examples/s per primitive.
+"""Z3 bounds-check time per PrimFunc.
 
 Part 1 draws scheduled PrimFuncs from the ``schedule`` subject (random sequences of 1-8 steps
 over every PrimFunc kind, symbolic shapes included), lowers each, and times
 ``check_bounds`` alone: median, p95, max, how many accesses the interval pass proved, how many
 functions needed Z3, unknowns and violations.
 
-Part 2 runs every TIR subject for ``--per-primitive`` examples (each in a forked child, so a
-TVM crash ends only that subject) and prints examples/s, discards and findings.
+Examples/s per primitive, through the real engine: ``benchmarks/primitive_campaigns.py``.
 
-    .venv/bin/python benchmarks/z3_bounds.py --examples 300 --per-primitive 40
+    .venv/bin/python benchmarks/z3_bounds.py --examples 300
 """
 
 from __future__ import annotations
@@ -22,14 +21,13 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from passcheck.core.errors import Discard, GeneratorRejected  # noqa: E402
 from passcheck.core.subject import Options  # noqa: E402
-from passcheck.tir.subjects import TIR_SUBJECTS  # noqa: E402
+from passcheck.tir.subjects import tir_subject  # noqa: E402
 
 
 def pct(xs: list[float], q: float) -> float:
@@ -55,7 +53,7 @@ def _chunk(n: int, seed: int, out: list[Row]) -> int:
     from passcheck.tir.analysis.bounds import check_bounds
     from passcheck.tir.lowering import lower_to_loops
 
-    subject = TIR_SUBJECTS["schedule"]
+    subject = tir_subject("schedule")
     opts = Options()
     skipped = 0
 
@@ -129,27 +127,12 @@ def time_bounds(n: int, seed: int, chunk: int = 25) -> None:
         print(f"  slowest: {r.ms:.0f} ms  {r.spec}  ({r.summary})")
 
 
-def throughput(per: int, seed: int, names: list[str]) -> None:
-    from tir_campaign import isolated
-
-    print(f"\nexamples/s per primitive ({per} examples each; every property incl. compile+run):")
-    for name in names:
-        t = isolated(name, per, seed)
-        z3 = f"Z3 median {statistics.median(t.z3_ms):5.1f} ms" if t.z3_ms else ""
-        print(f"  {t.line()}  {z3}", flush=True)
-
-
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--examples", type=int, default=300)
-    ap.add_argument("--per-primitive", type=int, default=0, help="also run each subject this many times")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("subjects", nargs="*", default=list(TIR_SUBJECTS))
     args = ap.parse_args()
-    if args.examples:
-        time_bounds(args.examples, args.seed)
-    if args.per_primitive:
-        throughput(args.per_primitive, args.seed, args.subjects)
+    time_bounds(args.examples, args.seed)
 
 
 if __name__ == "__main__":

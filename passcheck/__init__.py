@@ -13,10 +13,20 @@ and run it: ``passcheck FoldConstant --properties my_props.py`` or, from Python/
 ``passcheck.check("FoldConstant", examples=100)``.
 """
 
-from passcheck.core.errors import Discard, IllFormed, UsageError, Violation, discard, require
+from passcheck.core.errors import (
+    Discard,
+    IllFormed,
+    Unknown,
+    UsageError,
+    Violation,
+    discard,
+    require,
+    unknown,
+)
 from passcheck.core.property import prop
 
-__all__ = ["Discard", "IllFormed", "UsageError", "Violation", "check", "discard", "prop", "require"]
+__all__ = ["Discard", "IllFormed", "Unknown", "UsageError", "Violation", "check", "discard", "prop", "require",
+           "unknown"]
 __version__ = "0.1.0"
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from passcheck.core.errors import Discard, IllFormed, Violation
+from passcheck.core.errors import Discard, IllFormed, Unknown, Violation
 from passcheck.core.property import prop
 
 
@@ -63,7 +63,8 @@ def _bounds(case: Any, which: str) -> Any:
 def bounds_safe_z3(case: Any) -> None:
     """Every load and store of the lowered output is in bounds at every point of its loop nest
     (Z3 over machine integers; a violation comes with a concretely confirmed witness). Z3
-    timeouts and unconfirmed models are reported as unknown (discarded), never as violations."""
+    timeouts and unconfirmed models are reported as unknown (counted with the discarded), never as
+    violations."""
     _after(case)
     res = _bounds(case, "after")
     if res.violations:
@@ -83,7 +84,7 @@ def bounds_safe_z3(case: Any) -> None:
         )
     if res.unknown:
         site, why = res.unknown[0]
-        raise Discard(f"bounds unknown for {len(res.unknown)} access(es), e.g. {site}: {why}")
+        raise Unknown(f"bounds unknown for {len(res.unknown)} access(es), e.g. {site}: {why}")
 
 
 @prop(ir="tir")
@@ -139,7 +140,7 @@ def _preparation_breaks_domain(case: Any) -> bool:
     (or outside its domain)?"""
     if not case.prefix or case.before is None:
         return False
-    from passcheck.properties.tir_schedule import _domain_issues
+    from .tir_schedule import _domain_issues
 
     try:
         return bool(_domain_issues(case, "before"))

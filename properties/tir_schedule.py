@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from passcheck.core.errors import Discard, Violation
+from passcheck.core.errors import Discard, Unknown, Violation
 from passcheck.core.property import prop
 from passcheck.tir.schedule import PRIMITIVES
 
@@ -67,7 +67,7 @@ def _report(case: Any, kinds: tuple[str, ...], what: str) -> None:
         shown = "\n".join("  " + i.describe() for i in issues[:4])
         raise Violation(f"after {case.subject}, {what}:\n{shown}\nschedule:\n{case.trace_text()}")
     if res.unknown and not res.blocks_checked:
-        raise Discard(f"domain check unknown: {res.unknown[0][1]}")
+        raise Unknown(f"domain check unknown: {res.unknown[0][1]}")
     if not res.blocks_checked:
         raise Discard("no block of the result corresponds to an original block")
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 import passcheck
-from passcheck.core.engine.run import RunResult
+from passcheck.core.engine.results import RunResult
 
 PASSES = ("FuseOps", "FoldConstant", "AlterOpLayout", "SimplifyInference")
 

@@ -2,7 +2,7 @@
 
 Three families, kept apart because they end differently:
 * ``UsageError``: the user's input is wrong (exit code 2, one line, no traceback).
-* ``Violation`` / ``IllFormed`` / ``Discard``: raised by properties about one example.
+* ``Violation`` / ``IllFormed`` / ``Discard`` / ``Unknown``: raised by properties about one example.
 * anything else inside passcheck is an internal error (exit code 3).
 """
 
@@ -29,6 +29,11 @@ class Discard(Exception):
     """The property does not apply to this example (counted as discarded, not as held)."""
 
 
+class Unknown(Discard):
+    """The property applies but its check could not decide (a solver timeout, a model it cannot
+    confirm): counted with the discarded examples and reported apart, never a finding."""
+
+
 class GeneratorRejected(Exception):
     """The IR builder could not build this drawn description; the example is discarded."""
 
@@ -36,6 +41,11 @@ class GeneratorRejected(Exception):
 def discard(reason: str = "not applicable") -> None:
     """Mark the current example as not applicable to the running property."""
     raise Discard(reason)
+
+
+def unknown(reason: str) -> None:
+    """Mark the current example as undecided by the running property (see ``Unknown``)."""
+    raise Unknown(reason)
 
 
 def require(condition: object, message: str) -> None:

@@ -47,22 +47,14 @@ def load_object(spec: str, what: str = "--impl") -> Any:
         raise UsageError(f"{what} {spec}: {mod_part} has no attribute {attr!r}") from None
 
 
-def load_pass(spec: str, what: str = "--impl") -> Any:
-    """A ``tvm.transform.Pass`` from ``spec`` (a Pass, or a zero-argument callable returning one)."""
+def load_impl(spec: str | None) -> Any:
+    """The user's implementation: a ``tvm.transform.Pass`` or a callable (a factory or a function
+    over modules; the subject decides how to use it)."""
+    if spec is None:
+        return None
     import tvm
 
-    obj = load_object(spec, what)
-    if isinstance(obj, tvm.transform.Pass):
+    obj = load_object(spec)
+    if isinstance(obj, tvm.transform.Pass) or callable(obj):
         return obj
-    if callable(obj):
-        try:
-            made = obj()
-        except TypeError as e:
-            raise UsageError(f"{what} {spec}: calling it with no arguments failed ({e}); "
-                             "give a Pass or a zero-argument function returning one") from None
-        except Exception as e:  # noqa: BLE001
-            raise UsageError(f"{what} {spec}: calling it raised {type(e).__name__}: {e}") from None
-        if isinstance(made, tvm.transform.Pass):
-            return made
-        raise UsageError(f"{what} {spec}: returned {type(made).__name__}, not a tvm.transform.Pass")
-    raise UsageError(f"{what} {spec}: is a {type(obj).__name__}, not a tvm.transform.Pass or a function returning one")
+    raise UsageError(f"--impl {spec}: is a {type(obj).__name__}, not a tvm.transform.Pass or a function returning one")

@@ -1,18 +1,36 @@
-"""Plain-data results that cross the worker pipe."""
+"""Outcomes, one enum everywhere: what a property said about one example, as plain data that
+crosses the worker pipe and ends in reports and repro directory names."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 
-HELD, VIOLATED, DISCARDED = "held", "violated", "discarded"
-KINDS = ("violation", "raised", "crash", "timeout", "ill-formed")
+
+class Verdict(StrEnum):
+    HELD = "held"
+    DISCARDED = "discarded"  # the property does not apply to this example
+    UNKNOWN = "unknown"  # the check could not decide (e.g. Z3 gave up): never a finding
+    REJECTED = "rejected"  # the example could not be built: it is not counted at all
+    # findings: the value is the kind written in reports and in passcheck-findings/<prop>-<kind>/
+    VIOLATION = "violation"
+    ILL_FORMED = "ill-formed"
+    RAISED = "raised"
+    CRASH = "crash"
+    HANG = "timeout"
+
+    @property
+    def finding(self) -> bool:
+        return self in _FINDINGS
+
+
+_FINDINGS = frozenset({Verdict.VIOLATION, Verdict.ILL_FORMED, Verdict.RAISED, Verdict.CRASH, Verdict.HANG})
 TRANSFORM = "<transform>"  # pseudo-property: the crash/hang happened while building or transforming
 
 
 @dataclass(frozen=True)
 class Outcome:
-    status: str  # HELD | VIOLATED | DISCARDED
-    kind: str = ""  # one of KINDS when violated
+    verdict: Verdict
     message: str = ""
 
 
@@ -27,4 +45,4 @@ class ExampleResult:
 
     @property
     def failed(self) -> dict[str, Outcome]:
-        return {k: v for k, v in self.outcomes.items() if v.status == VIOLATED}
+        return {k: v for k, v in self.outcomes.items() if v.verdict.finding}

@@ -13,6 +13,10 @@ returns normally when its invariant holds, raises ``Violation`` when it does not
 
 ``@prop()`` with no pass names declares a *generic* property: it runs for every pass of its IR
 kind (``ir="relax"`` or ``ir="tir"``).
+
+Properties are found by import: the packages registered under the ``passcheck.properties``
+entry point group (passcheck's shipped ``passcheck.properties`` is one; see ``core.plugins``),
+and the files given with ``--properties``.
 """
 
 from __future__ import annotations
@@ -40,7 +44,7 @@ class Property:
     ir: str
     doc: str
     module: str
-    origin: str = field(default="builtin")  # "builtin" or the file it was loaded from
+    origin: str = field(default="module")  # "module" (importable by name) or the file it was loaded from
 
     @property
     def generic(self) -> bool:
@@ -60,8 +64,11 @@ _REGISTRY: dict[str, Property] = {}
 
 def prop(*passes: str, ir: str = "relax", name: str | None = None) -> Callable[[PropertyFn], PropertyFn]:
     """Register the decorated function as a property of ``passes`` (none: of every pass)."""
-    if ir not in ("relax", "tir"):
-        raise UsageError(f"@prop(ir={ir!r}): ir must be 'relax' or 'tir'")
+    from passcheck.core.subject import family_irs
+
+    irs = family_irs()
+    if ir not in irs:
+        raise UsageError(f"@prop(ir={ir!r}): ir must be one of the installed IR families ({', '.join(irs)})")
     for p in passes:
         if not isinstance(p, str):
             raise UsageError(f"@prop({p!r}): pass names are strings, e.g. @prop('FoldConstant')")
@@ -84,7 +91,6 @@ def prop(*passes: str, ir: str = "relax", name: str | None = None) -> Callable[[
                 ir=ir,
                 doc=inspect.getdoc(func) or "",
                 module=func.__module__,
-                origin="builtin" if func.__module__ in BUILTIN_MODULES else f"module {func.__module__}",
             )
         )
         func.__passcheck_property__ = pname  # type: ignore[attr-defined]
@@ -117,25 +123,16 @@ def get(name: str) -> Property:
         ) from None
 
 
-BUILTIN_MODULES = (
-    "passcheck.properties.generic",
-    "passcheck.properties.fuse_ops",
-    "passcheck.properties.fold_constant",
-    "passcheck.properties.alter_op_layout",
-    "passcheck.properties.simplify_inference",
-    "passcheck.properties.tir_generic",
-    "passcheck.properties.tir_schedule",
-)
+def load_builtin() -> list[str]:
+    """Import the installed property packages (idempotent); returns their package names."""
+    from passcheck.core.plugins import load_property_packages
+
+    return load_property_packages()
 
 
-def load_builtin() -> None:
-    """Import the shipped property modules (idempotent)."""
-    for mod in BUILTIN_MODULES:
-        try:
-            importlib.import_module(mod)
-        except ModuleNotFoundError as e:
-            if e.name != mod:  # a real import error inside the module
-                raise
+def importable(p: Property, packages: list[str]) -> bool:
+    """Can a worker load ``p`` by importing its module (it comes from a property package)?"""
+    return p.origin == "module" and any(p.module == pkg or p.module.startswith(pkg + ".") for pkg in packages)
 
 
 def load_file(path: str | Path) -> list[str]:

@@ -4,15 +4,26 @@ A *subject* knows how to draw plain-data examples (in the runner process, with H
 and how to turn one example into a ``Case`` by building the IR and applying the
 transformation (in the worker process, where TVM runs). Properties are matched to a subject
 by its ``ir`` and its names.
+
+Subjects are declared by their IR family (``register_subject``) and found by name. A family also
+registers a ``Family``: how it turns a name it understands but did not declare (any
+``relax.transform`` pass by name), or a user's implementation given as an import spec, into a
+subject.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from hypothesis import strategies as st
+
+from passcheck.core.errors import UsageError
+from passcheck.core.loading import looks_like_spec
+from passcheck.core.registry import Registry
 
 
 @dataclass(frozen=True)
@@ -40,6 +51,11 @@ class Subject(ABC):
         an import spec): the runner then hands that spec to ``make_case`` as ``impl``."""
         return False
 
+    def check_impl(self, impl: Any, spec: str) -> None:
+        """Fail fast with a UsageError when ``impl`` (loaded from ``spec``) cannot serve as this
+        subject's implementation; the default accepts what ``load_impl`` accepted."""
+        return None
+
     @abstractmethod
     def strategy(self, options: Options) -> st.SearchStrategy[Any]:
         """Hypothesis strategy of plain-data examples (picklable; IR is built later)."""
@@ -53,6 +69,85 @@ class Subject(ABC):
         ``Discard`` when the transformation refuses the example by design (e.g. a schedule
         primitive's ScheduleError: counted as discarded)."""
 
+    def simplifications(self, example: Any) -> Iterable[Any]:
+        """Smaller variants of a failing example that Hypothesis's shrinking cannot reach (a
+        graph without an op in the middle), tried after it; none by default."""
+        return ()
+
+    def save_inputs(self, example: Any, directory: Path) -> None:
+        """Write the example's concrete inputs beside its repro (a convenience: the repro
+        rebuilds them); nothing by default."""
+        return None
+
     def describe_example(self, example: Any) -> str:
         """A short one-line description for reports."""
         return repr(example)[:200]
+
+
+@dataclass(frozen=True)
+class Family:
+    """What an IR family adds to name resolution beyond the subjects it declares."""
+
+    ir: str
+    custom: Callable[[str], Subject]  # PASS given as an import spec: the user's transformation
+    by_name: Callable[[str], Subject | None] = lambda name: None  # names it understands undeclared
+    candidates: Callable[[], list[str]] = list  # more names for "did you mean"
+
+
+_SUBJECTS: Registry[Subject] = Registry("pass", hint="`passcheck list` shows the passes and primitives")
+_FAMILIES: Registry[Family] = Registry("IR family")
+
+
+def register_subject(subject: Subject) -> Subject:
+    _SUBJECTS.add(subject.name, subject)
+    return subject
+
+
+def unregister_subject(name: str) -> None:
+    _SUBJECTS.remove(name)
+
+
+def register_family(family: Family) -> Family:
+    return _FAMILIES.add(family.ir, family, replace=True)
+
+
+def family_irs() -> tuple[str, ...]:
+    from passcheck.core.plugins import load_families
+
+    load_families()
+    return _FAMILIES.names()
+
+
+def known_subjects() -> dict[str, Subject]:
+    """Every declared subject, by canonical name, in declaration order."""
+    from passcheck.core.plugins import load_families
+
+    load_families()
+    return dict(_SUBJECTS.items())
+
+
+def resolve(name: str, ir: str = "relax") -> Subject:
+    """The subject for ``name`` (a declared name or alias, a name a family understands, or an
+    import spec for the family ``ir``); a UsageError with a suggestion when unknown."""
+    subjects = known_subjects()
+    low = name.lower()
+    for s in subjects.values():
+        if low in (n.lower() for n in s.names):
+            return s
+    if looks_like_spec(name):
+        family = _FAMILIES.find(ir)
+        if family is None:
+            raise UsageError(f"--ir {ir}: no such IR family; use one of {', '.join(_FAMILIES.names())}")
+        return family.custom(name)
+    for family in _FAMILIES.values():
+        found = family.by_name(name)
+        if found is not None:
+            return found
+    import difflib
+
+    names = sorted({n for s in subjects.values() for n in s.names if "." not in n})
+    extra = [c for f in _FAMILIES.values() for c in f.candidates()]
+    close = difflib.get_close_matches(name, names + extra, n=1, cutoff=0.6)
+    hint = f" (did you mean {close[0]}?)" if close else ""
+    raise UsageError(f"unknown pass {name!r}{hint}; `passcheck list` shows the passes and primitives, "
+                     "or give an implementation as module:attr")

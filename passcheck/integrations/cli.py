@@ -37,7 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--timeout", type=float, default=60.0, help="seconds per example before it counts as a hang")
     p.add_argument("--shrink-time", type=float, default=120.0, help="seconds to spend shrinking findings")
     p.add_argument("--report", metavar="json:PATH", help="write a JSON report")
-    p.add_argument("--ir", choices=("relax", "tir"), default="relax", help="IR kind when PASS is an import spec")
+    p.add_argument("--ir", default="relax", help="IR family (relax, tir) when PASS is an import spec")
     p.add_argument("--findings-dir", default="passcheck-findings", help="where repro scripts are written")
     p.add_argument("--allow-nan", action="store_true", help="also feed NaN/Inf input values")
     p.add_argument("--no-progress", action="store_true", help="no live progress bar")
@@ -57,7 +57,7 @@ def _list(args: list[str]) -> int:
     from rich.table import Table
 
     from passcheck.core import property as props
-    from passcheck.core.lookup import known_subjects
+    from passcheck.core.subject import known_subjects
 
     props.load_builtin()
     console = _console()
@@ -82,7 +82,8 @@ def _list(args: list[str]) -> int:
 def _run(ns: argparse.Namespace) -> int:
     from rich.markup import escape
 
-    from passcheck.core.engine.run import RunConfig, run
+    from passcheck.core.engine.results import RunConfig
+    from passcheck.core.engine.run import run
     from passcheck.core.subject import Options
     from passcheck.integrations.report import parse_report_spec, render_table, write_report
 

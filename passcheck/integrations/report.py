@@ -10,30 +10,7 @@ from passcheck.core.errors import UsageError
 
 
 def to_json(result: Any) -> dict[str, Any]:
-    cfg = result.config
-    return {
-        "pass": result.subject_name,
-        "impl": cfg.impl,
-        "ir": cfg.ir,
-        "seed": cfg.seed,
-        "examples": result.examples,
-        "examples_requested": cfg.examples,
-        "rejected_examples": result.rejected,
-        "discarded_examples": result.discarded_examples,
-        "duration_s": round(result.duration_s, 3),
-        "shrink_s": round(result.shrink_s, 3),
-        "examples_per_s": round(result.examples / result.duration_s, 3) if result.duration_s else None,
-        "worker_restarts": result.worker_restarts,
-        "findings": [
-            {"property": f.property, "kind": f.kind, "message": f.message, "repro": f.repro,
-             "shrunk": f.shrunk, "also_failing": list(f.also_failing)}
-            for f in result.findings
-        ],
-        "properties": {n: {"held": s.held, "violated": s.violated, "discarded": s.discarded,
-                           "violation_kinds": [{"message": k, "examples": c} for k, c in
-                                               sorted(s.kinds.items(), key=lambda kc: -kc[1])]}
-                       for n, s in result.stats.items()},
-    }
+    return result.to_dict()
 
 
 def parse_report_spec(spec: str) -> tuple[str, Path]:

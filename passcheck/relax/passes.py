@@ -11,16 +11,17 @@ import inspect
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 from hypothesis import strategies as st
 
 from passcheck.core.errors import GeneratorRejected, UsageError
-from passcheck.core.subject import Options, Subject
+from passcheck.core.subject import Family, Options, Subject, register_family, register_subject
 from passcheck.relax.build import build_module
 from passcheck.relax.case import RelaxCase
 from passcheck.relax.graphs import GraphBias, relax_graphs
-from passcheck.relax.spec import GraphSpec
+from passcheck.relax.spec import GraphSpec, input_arrays
 
 PassFactory = Callable[[dict[str, Any]], Any]  # extras -> tvm Pass
 
@@ -125,6 +126,11 @@ class RelaxPassSubject(Subject):
     def describe_example(self, example: GraphSpec) -> str:
         return f"{len(example.nodes)} ops: {', '.join(example.ops())}"
 
+    def save_inputs(self, example: GraphSpec, directory: Path) -> None:
+        import numpy as np
+
+        np.savez(directory / "inputs.npz", *input_arrays(example))
+
     def simplifications(self, example: GraphSpec) -> Any:
         from passcheck.relax.shrink import simplifications
 
@@ -167,14 +173,7 @@ _FUSE_WEIGHTS = (
     ("conv2d", 1.0), ("reshape", 1.0), ("permute_dims", 1.0), ("strided_slice", 1.0), ("concat", 1.0),
 )
 
-SUBJECTS: dict[str, RelaxPassSubject] = {}
-
-
-def _add(s: RelaxPassSubject) -> None:
-    SUBJECTS[s.name] = s
-
-
-_add(RelaxPassSubject(
+register_subject(RelaxPassSubject(
     name="FuseOps",
     aliases=("relax.FuseOps", "FuseTIR", "relax.transform.FuseOps"),
     summary="operator fusion: LegalizeOps, AnnotateTIROpPattern, then FuseOps + FuseTIR",
@@ -185,7 +184,7 @@ _add(RelaxPassSubject(
     stage="FuseOps",
     co_run=(("after", "before"),),  # semantics_preserved + matches_unfused_bitwise
 ))
-_add(RelaxPassSubject(
+register_subject(RelaxPassSubject(
     name="FoldConstant",
     aliases=("relax.FoldConstant", "relax.transform.FoldConstant"),
     summary="constant folding of constant-only subgraphs",
@@ -194,7 +193,7 @@ _add(RelaxPassSubject(
     make_pass=lambda extras: _t().FoldConstant(),
     stage="FoldConstant",
 ))
-_add(RelaxPassSubject(
+register_subject(RelaxPassSubject(
     name="AlterOpLayout",
     aliases=("ConvertLayout", "relax.ConvertLayout", "relax.transform.ConvertLayout"),
     summary="layout conversion (Relax ConvertLayout) with Hypothesis-drawn desired layouts",
@@ -207,7 +206,7 @@ _add(RelaxPassSubject(
     impl_args=lambda extras: {"desired_layouts": _desired_layouts(extras)},
     sample_extras=(("desired_layouts", (("relax.nn.conv2d", ("NHWC", "OHWI")),)),),
 ))
-_add(RelaxPassSubject(
+register_subject(RelaxPassSubject(
     name="SimplifyInference",
     aliases=("DecomposeOpsForInference", "relax.DecomposeOpsForInference",
              "relax.transform.DecomposeOpsForInference"),
@@ -223,10 +222,11 @@ class GenericRelaxSubject(RelaxPassSubject):
     """Any ``relax.transform`` pass by name (instantiated with no arguments)."""
 
 
-def generic_subject(name: str) -> RelaxPassSubject:
+def generic_subject(name: str) -> RelaxPassSubject | None:
+    """Any ``relax.transform`` pass by name, with the generic properties (None: no such name)."""
     factory = getattr(_t(), name, None)
     if factory is None or not callable(factory):
-        raise UsageError(f"unknown pass {name!r}; `passcheck list` shows the names")
+        return None
     try:
         made = factory()
     except Exception as e:  # noqa: BLE001
@@ -244,3 +244,11 @@ def custom_subject(spec: str) -> RelaxPassSubject:
     """PASS given as an import spec: generic properties on default graphs."""
     return GenericRelaxSubject(name=spec, summary=f"{spec} (generic properties)",
                                make_pass=None, stage="custom")
+
+
+register_family(Family(
+    ir="relax",
+    custom=custom_subject,
+    by_name=generic_subject,
+    candidates=lambda: dir(_t()),
+))

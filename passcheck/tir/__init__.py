@@ -1,1 +1,5 @@
-"""The TIR family: kernel drawing, schedule primitives and sequences, lowering, execution."""
+"""The TIR family: kernel drawing, schedule primitives and sequences, lowering, execution, and
+the symbolic checks (``analysis``). Importing the package declares every kernel kind, every
+primitive and one subject per primitive."""
+
+from passcheck.tir import kernels, schedule, subjects  # noqa: F401

@@ -21,7 +21,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from passcheck.core.errors import Discard, UsageError
-from passcheck.core.subject import Options, Subject
+from passcheck.core.subject import Family, Options, Subject, known_subjects, register_family, register_subject
 from passcheck.tir.case import TirCase
 from passcheck.tir.kernels import PrimFuncSpec, build_primfunc, primfunc_specs
 from passcheck.tir.schedule import (
@@ -301,5 +301,16 @@ def custom_tir_subject(name: str, pass_obj: Any) -> Subject:
     return CustomTirSubject(name, pass_obj)
 
 
-TIR_SUBJECTS: dict[str, Subject] = {name: PrimitiveSubject(name) for name in PRIMITIVES}
-TIR_SUBJECTS["schedule"] = ScheduleSubject()
+def tir_subjects() -> dict[str, Subject]:
+    """The declared TIR subjects by name: one per primitive, then ``schedule``."""
+    return {n: s for n, s in known_subjects().items() if s.ir == "tir"}
+
+
+def tir_subject(name: str) -> Subject:
+    return tir_subjects()[name]
+
+
+for _name in PRIMITIVES:
+    register_subject(PrimitiveSubject(_name))
+register_subject(ScheduleSubject())
+register_family(Family(ir="tir", custom=lambda spec: custom_tir_subject(spec, None)))

@@ -18,7 +18,7 @@ from passcheck.core.errors import Discard, Violation
 from passcheck.core.subject import Options
 from passcheck.tir.kernels import PrimFuncSpec
 from passcheck.tir.schedule import ScheduleExample, Step, get_block, loop_at, schedule_examples
-from passcheck.tir.subjects import TIR_SUBJECTS, CustomExample, custom_tir_subject
+from passcheck.tir.subjects import CustomExample, custom_tir_subject, tir_subject
 
 OPTS = Options()
 ELEMENTWISE_10 = PrimFuncSpec("elementwise", (10,), (("depth", 1),), "int32", seed=3)
@@ -44,7 +44,7 @@ def split_without_tail_guard(sch: Any, step: Step) -> str:
 
 
 def test_split_without_tail_guard_is_caught_by_z3_with_witness() -> None:
-    case = TIR_SUBJECTS["split"].make_case(ScheduleExample(ELEMENTWISE_10, (SPLIT_BY_4,)), split_without_tail_guard,
+    case = tir_subject("split").make_case(ScheduleExample(ELEMENTWISE_10, (SPLIT_BY_4,)), split_without_tail_guard,
                                            OPTS)
     msg = violation(G.bounds_safe_z3, case)
     assert "outside [0, 10)" in msg and "i0_0=2" in msg
@@ -56,14 +56,14 @@ def test_split_without_tail_guard_is_caught_by_z3_with_witness() -> None:
 
 
 def test_real_split_holds_on_the_same_example() -> None:
-    case = TIR_SUBJECTS["split"].make_case(ScheduleExample(ELEMENTWISE_10, (SPLIT_BY_4,)), None, OPTS)
+    case = tir_subject("split").make_case(ScheduleExample(ELEMENTWISE_10, (SPLIT_BY_4,)), None, OPTS)
     for p in (G.transformation_does_not_raise, G.well_formed_before_after, G.bounds_safe_z3, G.equivalent_by_execution,
               S.block_instances_within_domain, S.block_instances_exactly_once, S.removed_guards_reproved):
         p(case)
 
 
 def test_hypothesis_finds_the_unguarded_split() -> None:
-    subject = TIR_SUBJECTS["split"]
+    subject = tir_subject("split")
 
     def caught(example: ScheduleExample) -> bool:
         try:
@@ -157,9 +157,9 @@ def test_custom_subject_accepts_a_pass_factory_and_a_tvm_pass() -> None:
 
 
 def test_primitive_impl_may_be_a_module_pass() -> None:
-    case = TIR_SUBJECTS["split"].make_case(ScheduleExample(ELEMENTWISE_10, (SPLIT_BY_4,)), bug.drop_predicates, OPTS)
+    case = tir_subject("split").make_case(ScheduleExample(ELEMENTWISE_10, (SPLIT_BY_4,)), bug.drop_predicates, OPTS)
     G.bounds_safe_z3(case)  # dropping predicates of an unscheduled function is harmless
-    case = TIR_SUBJECTS["split"].make_case(
+    case = tir_subject("split").make_case(
         ScheduleExample(ELEMENTWISE_10, (SPLIT_BY_4, Step("fuse", "ew0", (0,), (("count", 2),))), prefix=1),
         bug.drop_predicates, OPTS)
     assert "outside [0, 10)" in violation(G.bounds_safe_z3, case)

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from passcheck.core.errors import Discard, GeneratorRejected, Violation
 from passcheck.core.property import all_properties
 from passcheck.core.subject import Options
-from passcheck.tir.subjects import TIR_SUBJECTS
+from passcheck.tir.subjects import tir_subject
 
 # No finding in 2,000 examples each (seed 2027): no known TVM bug is reachable from these
 # primitives' own examples (preparatory steps that go wrong themselves discard an example).
@@ -59,7 +59,7 @@ def _properties() -> list[Any]:
 
 def run_subject(name: str, n: int, opts: Options = OPTS) -> tuple[int, list[str]]:
     """(examples that produced a case, findings) over ``n`` derandomized examples."""
-    subject = TIR_SUBJECTS[name]
+    subject = tir_subject(name)
     props = [p for p in _properties() if p.applies_to(subject.names, "tir")]
     findings: list[str] = []
     made = 0

@@ -17,17 +17,17 @@ from passcheck.core.errors import Violation
 from passcheck.core.subject import Options
 from passcheck.tir.kernels import PrimFuncSpec
 from passcheck.tir.schedule import ScheduleExample, Step
-from passcheck.tir.subjects import TIR_SUBJECTS
+from passcheck.tir.subjects import tir_subject
 
 OPTS = Options()
 
 
 def case_of(subject: str, spec: PrimFuncSpec, *steps: Step, prefix: int = 0) -> Any:
-    return TIR_SUBJECTS[subject].make_case(ScheduleExample(spec, steps, prefix), None, OPTS)
+    return tir_subject(subject).make_case(ScheduleExample(spec, steps, prefix), None, OPTS)
 
 
 def example_case(subject: str, example: ScheduleExample) -> Any:
-    return TIR_SUBJECTS[subject].make_case(example, None, OPTS)
+    return tir_subject(subject).make_case(example, None, OPTS)
 
 
 def violation(prop: Any, case: Any) -> str:

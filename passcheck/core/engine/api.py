@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from passcheck.core.engine.run import RunConfig, RunResult, run
+from passcheck.core.engine.results import RunConfig, RunResult
+from passcheck.core.engine.run import run
 from passcheck.core.subject import Options
 
 

@@ -5,11 +5,10 @@ from __future__ import annotations
 import base64
 import pickle
 import re
-import sys
 from pathlib import Path
 from typing import Any
 
-from passcheck.core.subject import Options
+from passcheck.core.subject import Options, Subject
 
 TEMPLATE = '''#!/usr/bin/env python
 """passcheck repro: {subject} / property {prop} ({kind})
@@ -72,7 +71,7 @@ def _walk(obj: Any) -> Any:
             yield from _walk(v)
 
 
-def write_repros(result: Any, impl: str | None) -> None:
+def write_repros(result: Any, impl: str | None, subject: Subject) -> None:
     base = Path(result.config.findings_dir) / _slug(result.subject_name)
     cfg = result.config
     impl_abs = _absolute_impl(impl)
@@ -91,20 +90,11 @@ def write_repros(result: Any, impl: str | None) -> None:
             (d / "input_ir.py").write_text(f.input_script)
         if f.output_script:
             (d / "output_ir.py").write_text(f.output_script)
-        _save_inputs(f.example, d)
+        try:
+            subject.save_inputs(f.example, d)
+        except Exception:  # noqa: BLE001 - inputs are a convenience; the repro rebuilds them
+            pass
         f.repro = str(d / "repro.py")
-
-
-def _save_inputs(example: Any, d: Path) -> None:
-    try:
-        from passcheck.relax.spec import GraphSpec, input_arrays
-
-        if isinstance(example, GraphSpec):
-            import numpy as np
-
-            np.savez(d / "inputs.npz", *input_arrays(example))
-    except Exception:  # noqa: BLE001 - inputs are a convenience; the repro rebuilds them
-        pass
 
 
 def _absolute_impl(impl: str | None) -> str | None:
@@ -123,10 +113,13 @@ def _slug(s: str) -> str:
 def recheck(subject: str, prop: str, example: Any, impl: str | None = None, ir: str = "relax",
             property_files: list[str] | tuple[str, ...] = (), timeout: float = 600.0) -> int:
     """Re-run one property on one example in an isolated worker; 1 if it still fails."""
-    from passcheck.core.engine.worker import Worker, WorkerConfig, WorkerDied
+    from passcheck.core.engine.plan import plan
+    from passcheck.core.engine.results import RunConfig
+    from passcheck.core.engine.worker import Worker, WorkerDied
 
-    conf = WorkerConfig(subject, ir, impl, (prop,), tuple(property_files), Options(impl=impl))
-    w = Worker(conf, timeout)
+    config = RunConfig(subject=subject, ir=ir, impl=impl, properties=(prop,), property_files=tuple(property_files),
+                       options=Options(impl=impl))
+    w = Worker(plan(config).worker_config(), timeout)
     try:
         res = w.run(example)
     except WorkerDied as d:
@@ -138,12 +131,8 @@ def recheck(subject: str, prop: str, example: Any, impl: str | None = None, ir: 
         print(f"the example can no longer be built: {res.rejected}")
         return 2
     o = res.outcomes[prop]
-    if o.status == "violated":
-        print(f"{prop}: {o.kind}: {o.message}")
+    if o.verdict.finding:
+        print(f"{prop}: {o.verdict}: {o.message}")
         return 1
-    print(f"{prop}: {o.status}" + (f" ({o.message})" if o.message else ""))
+    print(f"{prop}: {o.verdict}" + (f" ({o.message})" if o.message else ""))
     return 0
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(0)

@@ -1,4 +1,4 @@
-"""The worker process: builds IR, applies the pass under test, checks properties.
+"""The worker process: runs a ``Session`` (build IR, apply the pass under test, check properties).
 
 The pass under test and the code it generates run here, never in the runner: a segfault or an
 out-of-bounds write kills only this process (the runner records a *crash* finding and starts
@@ -12,83 +12,13 @@ import os
 import tempfile
 import time
 import traceback
-from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any
 
-from passcheck.core.errors import Discard, GeneratorRejected, UsageError, Violation
-from passcheck.core.outcome import DISCARDED, HELD, TRANSFORM, VIOLATED, ExampleResult, Outcome
-from passcheck.core.subject import Options
-
-
-@dataclass(frozen=True)
-class WorkerConfig:
-    subject: str
-    ir: str
-    impl: str | None
-    properties: tuple[str, ...]  # names of the properties to check, in order
-    property_files: tuple[str, ...]
-    options: Options
-
-
-class Session:
-    """Everything a worker loads once: subject, implementation, properties."""
-
-    def __init__(self, config: WorkerConfig) -> None:
-        from passcheck.core import property as props
-        from passcheck.core.lookup import load_impl, resolve
-
-        props.load_builtin()
-        for f in config.property_files:
-            props.load_file(f)
-        self.subject = resolve(config.subject, config.ir)
-        self.impl = load_impl(config.impl)
-        self.properties = [props.get(n) for n in config.properties]
-        self.options = config.options
-
-    def run(self, example: Any, progress: Any = None) -> ExampleResult:
-        t0 = time.perf_counter()
-        res = ExampleResult()
-        try:
-            if progress:
-                progress(TRANSFORM)
-            case = self.subject.make_case(example, self.impl, self.options)
-        except GeneratorRejected as e:
-            res.rejected = str(e)
-            return res
-        except Discard as e:
-            res.discarded = str(e)
-            res.outcomes = {p.name: Outcome(DISCARDED, message=str(e)) for p in self.properties}
-            return res
-        for p in self.properties:
-            if progress:
-                progress(p.name)
-            res.outcomes[p.name] = check_property(p, case)
-        if res.failed:
-            res.input_script = case.input_script()
-            res.output_script = case.output_script()
-        res.seconds = time.perf_counter() - t0
-        return res
-
-
-def check_property(p: Any, case: Any) -> Outcome:
-    try:
-        p.func(case)
-    except Discard as e:
-        return Outcome(DISCARDED, message=str(e))
-    except Violation as e:
-        kind = getattr(e, "kind", "violation")
-        if p.name.endswith("does_not_raise") and case.raised is not None:
-            kind = "raised"
-        return Outcome(VIOLATED, kind, str(e))
-    except Exception as e:  # noqa: BLE001 - checking the pass output failed: a finding, with where
-        tb = traceback.extract_tb(e.__traceback__)
-        where = next((f"{os.path.basename(f.filename)}:{f.lineno}" for f in reversed(tb)
-                      if "passcheck" in f.filename or "properties" in f.filename), "")
-        msg = str(e).strip().splitlines()
-        last = msg[-1][:400] if msg else ""
-        return Outcome(VIOLATED, "raised", f"checking raised {type(e).__name__} ({where}): {last}")
-    return Outcome(HELD)
+from passcheck.core.engine.plan import WorkerConfig
+from passcheck.core.engine.session import Session
+from passcheck.core.errors import UsageError
+from passcheck.core.outcome import TRANSFORM, ExampleResult, Verdict
 
 
 def _capture_output(path: str | None) -> None:
@@ -176,7 +106,7 @@ class _main_module_hidden:
 
 
 class WorkerDied(Exception):
-    def __init__(self, kind: str, stage: str, detail: str) -> None:
+    def __init__(self, kind: Verdict, stage: str, detail: str) -> None:
         super().__init__(detail)
         self.kind, self.stage, self.detail = kind, stage, detail
 
@@ -247,7 +177,7 @@ class Worker:
             if not ready:
                 self.kill()
                 self.restarts += 1
-                raise WorkerDied("timeout", stage, f"no result after {self.timeout:g} s (while at {stage})")
+                raise WorkerDied(Verdict.HANG, stage, f"no result after {self.timeout:g} s (while at {stage})")
             try:
                 tag, payload = self.conn.recv()
             except (EOFError, OSError):
@@ -255,7 +185,7 @@ class Worker:
                 code = self.proc.exitcode
                 self.kill()
                 self.restarts += 1
-                raise WorkerDied("crash", stage, f"the worker process died ({_describe_exit(code)}) "
+                raise WorkerDied(Verdict.CRASH, stage, f"the worker process died ({_describe_exit(code)}) "
                                                  f"while at {stage}{self._log_tail()}") from None
             if tag == "at":
                 stage = payload

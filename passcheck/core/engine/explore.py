@@ -1,0 +1,79 @@
+"""Stages 2 and 5, draw and record: Hypothesis draws every example, the evaluator applies and
+checks it, and the record keeps every property's counts and its first failing example.
+
+The explore run never fails its Hypothesis test, so the counts cover all examples; shrinking
+is a separate run over the same seed (``shrink``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from hypothesis import HealthCheck, Phase, Verbosity, given, reject, seed, settings
+from hypothesis.errors import Unsatisfiable
+
+from passcheck.core.engine.plan import Plan
+from passcheck.core.engine.results import PropertyStats
+from passcheck.core.outcome import ExampleResult, Outcome
+
+Evaluate = Callable[[Any], ExampleResult]
+Progress = Callable[[str, int, int, int], None]  # (phase, done, total, findings)
+
+
+def hypothesis_settings(examples: int, phases: list[Phase]) -> settings:
+    return settings(max_examples=examples, phases=phases, deadline=None, database=None,
+                    report_multiple_bugs=True, suppress_health_check=list(HealthCheck),
+                    print_blob=False, verbosity=Verbosity.quiet)
+
+
+@dataclass
+class Record:
+    """What the explore run saw, example by example."""
+
+    names: tuple[str, ...]
+    stats: dict[str, PropertyStats] = field(default_factory=dict)
+    first_fail: dict[str, tuple[Any, Outcome, ExampleResult]] = field(default_factory=dict)
+    first_call: dict[str, int] = field(default_factory=dict)  # draw index (rejected ones included)
+    examples: int = 0
+    rejected: int = 0
+    discarded: int = 0
+
+    def __post_init__(self) -> None:
+        self.stats = {n: PropertyStats() for n in self.names}
+
+    def add(self, example: Any, res: ExampleResult) -> None:
+        if res.rejected is not None:
+            self.rejected += 1
+            return
+        self.examples += 1
+        if res.discarded is not None:
+            self.discarded += 1
+        for n, o in res.outcomes.items():
+            self.stats[n].count(o.verdict, o.message)
+            if o.verdict.finding and n not in self.first_fail:
+                self.first_fail[n] = (example, o, res)
+                self.first_call[n] = self.examples + self.rejected
+
+
+def explore(plan: Plan, evaluate: Evaluate, progress: Progress | None = None) -> Record:
+    config = plan.config
+    record = Record(plan.properties)
+
+    @seed(config.seed)
+    @hypothesis_settings(config.examples, [Phase.explicit, Phase.generate])
+    @given(plan.strategy())
+    def draw(example: Any) -> None:
+        res = evaluate(example)
+        record.add(example, res)
+        if res.rejected is not None:
+            reject()
+        if progress:
+            progress("explore", record.examples, config.examples, len(record.first_fail))
+
+    try:
+        draw()
+    except Unsatisfiable:
+        pass
+    return record

@@ -1,0 +1,130 @@
+"""What a run is asked to do and what it found: plain data, shared by every entry point (CLI,
+pytest, benchmarks, campaigns) and by the reports."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from passcheck.core.outcome import Verdict
+from passcheck.core.subject import Options
+
+
+@dataclass
+class RunConfig:
+    subject: str
+    ir: str = "relax"
+    impl: str | None = None
+    examples: int = 100
+    seed: int = 0
+    properties: tuple[str, ...] = ()  # empty: every applicable property
+    property_files: tuple[str, ...] = ()
+    timeout: float = 60.0
+    shrink_seconds: float = 120.0
+    findings_dir: str = "passcheck-findings"
+    options: Options = field(default_factory=Options)
+
+
+@dataclass
+class PropertyStats:
+    held: int = 0
+    violated: int = 0
+    discarded: int = 0  # the unknown ones included
+    unknown: int = 0
+    # How many violating examples gave each message shape (numbers and names of the example
+    # blanked): only the first failure is shrunk, so this says whether the others look alike.
+    kinds: dict[str, int] = field(default_factory=dict)
+
+    def count(self, verdict: Verdict, message: str) -> None:
+        if verdict == Verdict.HELD:
+            self.held += 1
+        elif verdict.finding:
+            self.violated += 1
+            k = message_kind(message)
+            self.kinds[k] = self.kinds.get(k, 0) + 1
+        else:
+            self.discarded += 1
+            self.unknown += verdict == Verdict.UNKNOWN
+
+
+@dataclass
+class Finding:
+    property: str
+    kind: Verdict
+    message: str
+    example: Any
+    input_script: str = ""
+    output_script: str = ""
+    repro: str = ""
+    shrunk: bool = False
+    also_failing: tuple[str, ...] = ()
+
+
+@dataclass
+class RunResult:
+    config: RunConfig
+    subject_name: str
+    properties: list[str]
+    stats: dict[str, PropertyStats]
+    findings: list[Finding]
+    examples: int = 0
+    rejected: int = 0
+    discarded_examples: int = 0
+    duration_s: float = 0.0
+    shrink_s: float = 0.0
+    worker_restarts: int = 0
+    subject_ir: str = "relax"
+
+    @property
+    def ok(self) -> bool:
+        return not self.findings
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON report (its schema is documented in the README)."""
+        cfg = self.config
+        return {
+            "pass": self.subject_name,
+            "impl": cfg.impl,
+            "ir": cfg.ir,
+            "seed": cfg.seed,
+            "examples": self.examples,
+            "examples_requested": cfg.examples,
+            "rejected_examples": self.rejected,
+            "discarded_examples": self.discarded_examples,
+            "duration_s": round(self.duration_s, 3),
+            "shrink_s": round(self.shrink_s, 3),
+            "examples_per_s": round(self.examples / self.duration_s, 3) if self.duration_s else None,
+            "worker_restarts": self.worker_restarts,
+            "findings": [
+                {"property": f.property, "kind": str(f.kind), "message": f.message, "repro": f.repro,
+                 "shrunk": f.shrunk, "also_failing": list(f.also_failing)}
+                for f in self.findings
+            ],
+            "properties": {n: {"held": s.held, "violated": s.violated, "discarded": s.discarded,
+                               "unknown": s.unknown,
+                               "violation_kinds": [{"message": k, "examples": c} for k, c in
+                                                   sorted(s.kinds.items(), key=lambda kc: -kc[1])]}
+                           for n, s in self.stats.items()},
+        }
+
+
+_NUMBER = re.compile(r"-?\b\d+(\.\d+)?(e[-+]?\d+)?\b")
+_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
+_HEX = re.compile(r"0x[0-9a-f]+")
+_BRACKETS = re.compile(r"\[[^\[\]]*\]")
+_INDEXED = re.compile(r"[\w.]+\[…\]")
+
+
+def message_kind(message: str) -> str:
+    """A violation message with what varies between examples blanked (numbers, addresses,
+    quoted and indexed names, the point of a witness, the schedule or graph it was found on),
+    so failures of one cause count as one kind."""
+    head = message.split("\nschedule")[0].split("; schedule")[0]
+    lines = [x.strip().split(", at ")[0] for x in head.splitlines() if x.strip()]
+    text = _HEX.sub("ADDR", " / ".join(lines[:2]))
+    while _BRACKETS.search(text):
+        text = _BRACKETS.sub("…", text)
+        text = text.replace("……", "…")
+    text = _INDEXED.sub("BUF[…]", re.sub(r"(\w)…", r"\1[…]", text))
+    return _QUOTED.sub("'…'", _NUMBER.sub("N", text))[:240]

@@ -1,0 +1,87 @@
+"""Stages 3 and 4, apply and check: one example in, one ``ExampleResult`` out.
+
+A session runs where TVM runs (the worker process): it loads the plan once (families, the
+subject, the implementation, the properties) and then turns each drawn example into a case
+(build the IR, apply the transformation) and asks every property about it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import time
+import traceback
+from collections.abc import Callable
+from typing import Any
+
+from passcheck.core import property as props
+from passcheck.core.engine.plan import WorkerConfig
+from passcheck.core.errors import Discard, GeneratorRejected, Unknown, Violation
+from passcheck.core.loading import load_impl
+from passcheck.core.outcome import TRANSFORM, ExampleResult, Outcome, Verdict
+from passcheck.core.property import Property
+from passcheck.core.subject import resolve
+
+
+class Session:
+    """Everything a worker loads once: subject, implementation, properties."""
+
+    def __init__(self, config: WorkerConfig) -> None:
+        for module in config.property_modules:
+            importlib.import_module(module)
+        for f in config.property_files:
+            props.load_file(f)
+        self.subject = resolve(config.subject, config.ir)
+        self.impl = load_impl(config.impl)
+        self.properties = [props.get(n) for n in config.properties]
+        self.options = config.options
+
+    def apply(self, example: Any) -> Any:
+        """Build ``example`` and apply the transformation under test: the case."""
+        return self.subject.make_case(example, self.impl, self.options)
+
+    def run(self, example: Any, progress: Callable[[str], None] | None = None) -> ExampleResult:
+        t0 = time.perf_counter()
+        res = ExampleResult()
+        try:
+            if progress:
+                progress(TRANSFORM)
+            case = self.apply(example)
+        except GeneratorRejected as e:
+            res.rejected = str(e)
+            return res
+        except Discard as e:
+            res.discarded = str(e)
+            res.outcomes = {p.name: Outcome(Verdict.DISCARDED, str(e)) for p in self.properties}
+            return res
+        for p in self.properties:
+            if progress:
+                progress(p.name)
+            res.outcomes[p.name] = check_property(p, case)
+        if res.failed:
+            res.input_script = case.input_script()
+            res.output_script = case.output_script()
+        res.seconds = time.perf_counter() - t0
+        return res
+
+
+def check_property(p: Property, case: Any) -> Outcome:
+    try:
+        p.func(case)
+    except Unknown as e:
+        return Outcome(Verdict.UNKNOWN, str(e))
+    except Discard as e:
+        return Outcome(Verdict.DISCARDED, str(e))
+    except Violation as e:
+        verdict = Verdict(getattr(e, "kind", "violation"))
+        if p.name.endswith("does_not_raise") and case.raised is not None:
+            verdict = Verdict.RAISED
+        return Outcome(verdict, str(e))
+    except Exception as e:  # noqa: BLE001 - checking the pass output failed: a finding, with where
+        tb = traceback.extract_tb(e.__traceback__)
+        where = next((f"{os.path.basename(f.filename)}:{f.lineno}" for f in reversed(tb)
+                      if "passcheck" in f.filename or "properties" in f.filename), "")
+        msg = str(e).strip().splitlines()
+        last = msg[-1][:400] if msg else ""
+        return Outcome(Verdict.RAISED, f"checking raised {type(e).__name__} ({where}): {last}")
+    return Outcome(Verdict.HELD)

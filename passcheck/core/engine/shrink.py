@@ -1,0 +1,116 @@
+"""Stage 6, shrink: each property's first failure, made minimal.
+
+Hypothesis regenerates the explore run's examples (same seed) and shrinks the first failure of
+one property at a time; then the subject's structural simplifications (a graph without one of
+its ops) remove what shrinking the draws cannot. A time budget bounds the whole stage.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from hypothesis import Phase, given, reject, seed
+
+from passcheck.core.engine.explore import Evaluate, Progress, Record, hypothesis_settings
+from passcheck.core.engine.plan import Plan
+from passcheck.core.outcome import ExampleResult, Outcome, Verdict
+
+Failure = tuple[Any, Outcome, ExampleResult]
+
+
+def shrink(plan: Plan, evaluate: Evaluate, record: Record, progress: Progress | None = None) -> dict[str, Failure]:
+    """The smallest failing example found for each property that failed (by name)."""
+    best: dict[str, Failure] = {}
+    if not record.first_fail:
+        return best
+    kinds = {n: o.verdict for n, (_, o, _) in record.first_fail.items()}
+    per_target = max(15.0, plan.config.shrink_seconds / len(kinds))
+    for n in sorted(kinds, key=lambda k: record.first_call[k]):
+        if n in best:
+            continue  # already reproduced (on candidates shrunk for an earlier property)
+        found = _hunt(plan, evaluate, kinds, n, record.first_call[n], per_target, progress)
+        for k, v in found.items():
+            if k not in best or _size(v[0]) < _size(best[k][0]):
+                best[k] = v
+    return _simplify(plan, evaluate, kinds, best)
+
+
+def _size(example: Any) -> int:
+    return len(repr(example))
+
+
+def _same_failure(res: ExampleResult, name: str, kind: Verdict) -> bool:
+    """A candidate reproduces a finding only if the same property fails the same way: a
+    violation must not shrink into, say, an unrelated exception raised while checking."""
+    o = res.outcomes.get(name)
+    return o is not None and o.verdict == kind
+
+
+def _hunt(plan: Plan, evaluate: Evaluate, targets: dict[str, Verdict], target: str, first_call: int,
+          budget: float, progress: Progress | None) -> dict[str, Failure]:
+    """Regenerate the explore run's examples (same seed) up to where ``target`` first failed,
+    then let Hypothesis shrink it; failures of other targets seen meanwhile are kept too.
+
+    One hunt per property, because Hypothesis stops generating soon after the first bug it
+    finds: a property that first failed late would never be reached in a shared hunt."""
+    best: dict[str, Failure] = {}
+    started: list[float] = []
+    calls = [0]
+
+    class TargetFailed(Exception):
+        pass
+
+    @seed(plan.config.seed)
+    @hypothesis_settings(plan.config.examples, [Phase.explicit, Phase.generate, Phase.shrink])
+    @given(plan.strategy())
+    def hunt(example: Any) -> None:
+        calls[0] += 1
+        if started and time.perf_counter() - started[0] > budget:
+            return  # budget spent: stop evaluating, Hypothesis finishes quickly
+        if not started and calls[0] > first_call + 1 + first_call // 10:
+            return  # the stream diverged from the explore run: the failure will not come back
+        res = evaluate(example)
+        if res.rejected is not None:
+            reject()  # as in the explore run, so both runs draw the same stream
+        for n in sorted(targets):
+            if _same_failure(res, n, targets[n]):
+                cur = best.get(n)
+                if cur is None or _size(example) <= _size(cur[0]):
+                    best[n] = (example, res.outcomes[n], res)
+        if progress:
+            progress("shrink", calls[0], 0, len(best))
+        if _same_failure(res, target, targets[target]):
+            if not started:
+                started.append(time.perf_counter())
+            raise TargetFailed()
+
+    try:
+        hunt()
+    except BaseException as e:  # noqa: BLE001 - Hypothesis re-raises our per-property errors
+        if isinstance(e, KeyboardInterrupt):
+            raise
+    return best
+
+
+def _simplify(plan: Plan, evaluate: Evaluate, kinds: dict[str, Verdict], best: dict[str, Failure],
+              ) -> dict[str, Failure]:
+    """Try the subject's smaller variants of each minimal example (e.g. a graph without one of
+    its ops) and keep any that still fails the same way."""
+    candidates = plan.subject.simplifications
+    deadline = time.perf_counter() + max(5.0, plan.config.shrink_seconds / 2)
+    out = dict(best)
+    for name, (example, outcome, res) in best.items():
+        improved = True
+        while improved and time.perf_counter() < deadline:
+            improved = False
+            for cand in candidates(example):
+                if time.perf_counter() > deadline:
+                    break
+                r = evaluate(cand)
+                if r.rejected is None and _same_failure(r, name, kinds[name]):
+                    example, outcome, res = cand, r.outcomes[name], r
+                    improved = True
+                    break
+        out[name] = (example, outcome, res)
+    return out
