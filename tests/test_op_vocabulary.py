@@ -11,9 +11,10 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
+from passcheck.core.rounding import UNIT_ROUNDOFF, Approx
 from passcheck.relax.build import build_module
 from passcheck.relax.graphs import GraphBias, relax_graphs
-from passcheck.relax.ops.base import UNIT_ROUNDOFF, Approx, DrawContext, attrs_key, op_registry
+from passcheck.relax.ops.base import DrawContext, attrs_key, op_registry
 from passcheck.relax.reference import evaluate
 from passcheck.relax.spec import GraphSpec, const_array, input_arrays
 from passcheck.relax.tolerance import SAFETY, compare

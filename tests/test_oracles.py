@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from tvm import relax, tirx
 
+from passcheck.core.rounding import Approx
 from passcheck.relax.execution import bitwise_equal
-from passcheck.relax.ops.base import Approx
 from passcheck.relax.tolerance import compare
 from passcheck.relax.types import compare_types, dims_equal
 

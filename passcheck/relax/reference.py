@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from passcheck.relax.ops.base import UNIT_ROUNDOFF, Approx, op_registry
+from passcheck.core.rounding import UNIT_ROUNDOFF, Approx
+from passcheck.relax.ops.base import op_registry
 from passcheck.relax.spec import GraphSpec, const_array
 
 

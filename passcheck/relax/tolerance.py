@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from passcheck.relax.ops.base import DTYPE_MAX, UNIT_ROUNDOFF, Approx
+from passcheck.core.rounding import DTYPE_MAX, UNIT_ROUNDOFF, Approx
 
 SAFETY = 8.0
 TINY = {"float32": 1e-30, "float16": 1e-6, "float64": 1e-300}

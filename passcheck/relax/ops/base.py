@@ -20,27 +20,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
 from hypothesis import strategies as st
 
+from passcheck.core.registry import Registry
+from passcheck.core.rounding import DTYPE_MAX, Approx
 from passcheck.relax.spec import Dim, TensorDecl
-
-UNIT_ROUNDOFF = {"float32": 2.0**-24, "float16": 2.0**-11, "float64": 2.0**-53}
-DTYPE_MAX = {"float32": 3.4e38, "float16": 65504.0, "float64": 1.7e308}
-
-
-@dataclass
-class Approx:
-    """A float64 reference value ``v`` and a bound ``e`` on how far a correct lower-precision
-    implementation may be from it (elementwise, same shape)."""
-
-    v: np.ndarray
-    e: np.ndarray
-
-    @staticmethod
-    def exact(a: np.ndarray) -> Approx:
-        v = np.asarray(a, dtype=np.float64)
-        return Approx(v, np.zeros_like(v))
 
 
 @dataclass
@@ -150,20 +134,17 @@ class OpSpec:
     tags: frozenset[str] = field(default_factory=frozenset)  # e.g. {"inference-norm"} for biasing
 
 
-_OPS: dict[str, OpSpec] = {}
+OPS: Registry[OpSpec] = Registry("Relax op", hint="`passcheck list --ops` shows the vocabulary")
 
 
 def register_op(spec: OpSpec) -> OpSpec:
-    if spec.name in _OPS:
-        raise ValueError(f"op {spec.name} declared twice")
-    _OPS[spec.name] = spec
-    return spec
+    return OPS.add(spec.name, spec)
 
 
 def op_registry() -> dict[str, OpSpec]:
     from passcheck.relax import ops  # noqa: F401  (importing the package registers every op)
 
-    return _OPS
+    return dict(OPS.items())
 
 
 # -- helpers shared by op declarations ---------------------------------------------------------

@@ -1,10 +1,5 @@
-"""Rounding-error building blocks shared by the op references (first-order forward analysis).
-
-Notation: ``u`` is the unit roundoff of the graph's dtype. A correctly rounded operation in that
-dtype returns ``x (1 + d) + t`` with ``|d| <= u`` and ``|t| <= underflow(u)``: the second term is
-the gradual-underflow (subnormal) error, which matters for float16, whose subnormals start at
-6e-5 (an epsilon of 1e-5 is already subnormal there).
-"""
+"""Rounding-error bounds of whole ops (contractions, sums), built on ``core.rounding``'s model
+(first-order forward analysis; ``u`` is the unit roundoff of the graph's dtype)."""
 
 from __future__ import annotations
 
@@ -12,27 +7,12 @@ from collections.abc import Callable
 
 import numpy as np
 
-from passcheck.relax.ops.base import UNIT_ROUNDOFF
+from passcheck.core.rounding import UNIT_ROUNDOFF, gamma, underflow
+
+__all__ = ["SYM_MAX", "contraction_error", "gamma", "internal_u", "sum_error", "underflow"]
 
 F32_U = UNIT_ROUNDOFF["float32"]
 SYM_MAX = 8  # upper bound on a symbolic dim at run time (relax_graphs draws <= 7; DrawContext.fits uses 8)
-
-# half the spacing of the subnormals, per unit roundoff
-_UNDERFLOW = {UNIT_ROUNDOFF["float16"]: 2.0**-25, UNIT_ROUNDOFF["float32"]: 2.0**-150,
-              UNIT_ROUNDOFF["float64"]: 2.0**-1075}
-
-
-def underflow(u: float) -> float:
-    """Absolute error of one rounding into the subnormal range of the dtype with roundoff ``u``."""
-    return _UNDERFLOW.get(u, 0.0)
-
-
-def gamma(k: int | float, u: float) -> float:
-    """Higham's gamma_k = k u / (1 - k u): relative error of ``k`` chained roundings (e.g. a sum of
-    k + 1 terms, in any order)."""
-    ku = float(k) * u
-    return ku / (1.0 - ku) if ku < 0.5 else float("inf")
-
 
 def internal_u(u: float) -> float:
     """Roundoff of ops that TOPI computes in float32 even for float16 tensors (layer_norm)."""

@@ -8,8 +8,8 @@ from typing import Any
 import numpy as np
 from hypothesis import strategies as st
 
+from passcheck.core.rounding import Approx
 from passcheck.relax.ops.base import (
-    Approx,
     DrawContext,
     Drawn,
     OpSpec,

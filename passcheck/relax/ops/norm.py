@@ -19,16 +19,8 @@ from typing import Any
 import numpy as np
 from hypothesis import strategies as st
 
-from passcheck.relax.ops.base import (
-    UNIT_ROUNDOFF,
-    Approx,
-    DrawContext,
-    Drawn,
-    OpSpec,
-    ValueInfo,
-    interval_mul,
-    register_op,
-)
+from passcheck.core.rounding import UNIT_ROUNDOFF, Approx
+from passcheck.relax.ops.base import DrawContext, Drawn, OpSpec, ValueInfo, interval_mul, register_op
 from passcheck.relax.ops.bounds import gamma, internal_u, underflow
 from passcheck.relax.ops.drawing import draw_axis, normalize_axes, relax_ops, spelled_axis
 

@@ -14,7 +14,8 @@ from typing import Any
 import numpy as np
 from hypothesis import strategies as st
 
-from passcheck.relax.ops.base import Approx, DrawContext, Drawn, OpSpec, ValueInfo, register_op
+from passcheck.core.rounding import Approx
+from passcheck.relax.ops.base import DrawContext, Drawn, OpSpec, ValueInfo, register_op
 from passcheck.relax.ops.bounds import gamma, underflow
 from passcheck.relax.ops.drawing import relax_ops
 from passcheck.relax.ops.windows import gather_windows, window_out_size

@@ -8,7 +8,8 @@ from typing import Any
 import numpy as np
 from hypothesis import strategies as st
 
-from passcheck.relax.ops.base import Approx, DrawContext, Drawn, OpSpec, ValueInfo, register_op
+from passcheck.core.rounding import Approx
+from passcheck.relax.ops.base import DrawContext, Drawn, OpSpec, ValueInfo, register_op
 from passcheck.relax.ops.bounds import sum_error, underflow
 from passcheck.relax.ops.drawing import count_range, draw_axes, normalize_axes, relax_ops, spelled_axis
 

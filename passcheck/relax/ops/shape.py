@@ -8,7 +8,8 @@ from typing import Any
 import numpy as np
 from hypothesis import strategies as st
 
-from passcheck.relax.ops.base import Approx, DrawContext, Drawn, OpSpec, ValueInfo, register_op
+from passcheck.core.rounding import Approx
+from passcheck.relax.ops.base import DrawContext, Drawn, OpSpec, ValueInfo, register_op
 from passcheck.relax.ops.drawing import draw_axes, draw_axis, relax_ops, spelled_axis
 from passcheck.relax.spec import Dim
 
