@@ -9,8 +9,8 @@ from passcheck.relax.execution import bitwise_equal
 
 # TVM's OpPatternKind values (AnnotateTIROpPattern writes them as the PrimFunc attr "op_pattern").
 ELEMWISE, BROADCAST, INJECTIVE, COMM_REDUCE, OUT_EWISE_FUSABLE, TUPLE, OPAQUE = 0, 1, 2, 3, 4, 7, 8
-PATTERN_NAMES = {0: "elemwise", 1: "broadcast", 2: "injective", 3: "reduce", 4: "out-ewise-fusable",
-                 7: "tuple", 8: "opaque"}
+PATTERN_NAMES = {ELEMWISE: "elemwise", BROADCAST: "broadcast", INJECTIVE: "injective", COMM_REDUCE: "reduce",
+                 OUT_EWISE_FUSABLE: "out-ewise-fusable", TUPLE: "tuple", OPAQUE: "opaque"}
 
 
 def _calls(func):  # noqa: ANN001, ANN202

@@ -93,7 +93,6 @@ def prop(*passes: str, ir: str = "relax", name: str | None = None) -> Callable[[
                 module=func.__module__,
             )
         )
-        func.__passcheck_property__ = pname  # type: ignore[attr-defined]
         return func
 
     return decorate

@@ -68,6 +68,17 @@ def _list(args: list[str]) -> int:
         t.add_row(escape(s.name), s.ir, escape(", ".join(a for a in s.aliases if "." not in a)), escape(s.summary))
     console.print(t)
     console.print("Any other relax.transform pass also runs by name, with the generic properties.")
+    if "--ops" in args or "-v" in args:
+        from passcheck.relax.ops import op_registry
+
+        ops = op_registry()
+        ot = Table(title=f"Relax op vocabulary ({len(ops)} ops)")
+        for col in ("op", "Relax operator", "pattern", "float16", "symbolic dims", "tags"):
+            ot.add_column(col)
+        for name, o in sorted(ops.items()):
+            ot.add_row(escape(name), escape(o.relax_op), o.pattern, "yes" if o.float16 else "no",
+                       "yes" if o.symbolic else "no", escape(", ".join(sorted(o.tags))))
+        console.print(ot)
     if "--properties" in args or "-v" in args:
         pt = Table(title="properties")
         for col in ("property", "ir", "applies to", "invariant"):

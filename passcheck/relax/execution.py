@@ -93,7 +93,7 @@ class _quiet_stderr:
         os.dup2(devnull, 2)
         os.close(devnull)
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, *_exc: object) -> None:
         os.dup2(self.saved, 2)
         os.close(self.saved)
 

@@ -25,7 +25,6 @@ from passcheck.relax.ops.base import (
 from passcheck.relax.spec import GraphSpec, Node, TensorDecl
 
 DIMS = (1, 2, 3, 4, 5, 6, 7, 8, 11, 13)  # primes and 1s on purpose
-SYM_NAMES = ("n", "m")
 SAFE_MAGNITUDE = {"float32": 1e6, "float16": 2e3}
 
 

@@ -16,8 +16,6 @@ import numpy as np
 
 Dim = int | str  # a str is a symbolic dimension, e.g. "n"
 
-VALUE_STYLES = ("uniform", "narrow", "wide", "special")
-
 
 @dataclass(frozen=True)
 class TensorDecl:
@@ -29,7 +27,7 @@ class TensorDecl:
     const: bool
     lo: float = -1.0
     hi: float = 1.0
-    style: str = "uniform"  # see VALUE_STYLES; "special" adds NaN/Inf (only when asked)
+    style: str = "uniform"  # "uniform" | "narrow" | "wide" | "special" (NaN/Inf: only when asked)
     seed: int = 0
 
 
@@ -69,9 +67,6 @@ class GraphSpec:
         if vid < len(self.inputs):
             return self.inputs[vid].dtype
         return self.nodes[vid - len(self.inputs)].dtype
-
-    def concrete_shape(self, vid: int) -> tuple[int, ...]:
-        return concretize(self.value_shape(vid), dict(self.sym_sizes))
 
     @property
     def params(self) -> tuple[TensorDecl, ...]:

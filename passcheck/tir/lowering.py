@@ -4,8 +4,6 @@
 (``tvm/s_tir/pipeline.py``) up to ``LowerOpaqueBlock``: the code checked is the code the
 compiler goes on to flatten and emit, including the simplifications and buffer compaction it
 applies (a wrong guard simplification or a too-small compacted buffer is visible here).
-``lower_flat`` continues through ``FlattenBuffer`` and ``NarrowDataType(32)``, so 64-bit
-indices narrowed to 32 bits are checked as well.
 """
 
 from __future__ import annotations
@@ -52,16 +50,6 @@ def lower_to_loops(func_or_mod: Any) -> Any:
     import tvm
 
     return tvm.transform.Sequential(_prefix_passes())(as_module(func_or_mod))
-
-
-def lower_flat(func_or_mod: Any) -> Any:
-    """``lower_to_loops`` then 1-D buffers and 32-bit narrowing, as the build does next."""
-    import tvm
-    from tvm import tirx
-
-    seq = [*_prefix_passes(), tirx.transform.FlattenBuffer(), tirx.transform.NarrowDataType(32),
-           tirx.transform.StmtSimplify()]
-    return tvm.transform.Sequential(seq)(as_module(func_or_mod))
 
 
 def has_blocks(func_or_mod: Any) -> bool:

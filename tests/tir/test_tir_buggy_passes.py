@@ -26,13 +26,6 @@ MATMUL = PrimFuncSpec("matmul", (7, 5), (("n", 6),), "int32", epilogue=True, see
 SPLIT_BY_4 = Step("split", "ew0", (0,), (("factors", (None, 4)),))
 
 
-def holds(prop: Any, case: Any) -> None:
-    try:
-        prop(case)
-    except Discard:
-        pass
-
-
 def split_without_tail_guard(sch: Any, step: Step) -> str:
     """A buggy `split` (the primitive's impl replaced): drops the predicate of a non-dividing split."""
     loop = loop_at(sch, get_block(sch, step.block), step.loops[0])

@@ -25,7 +25,7 @@ class Evaluator:
         self.worker.start()
         return self
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, *_exc: object) -> None:
         self.worker.close()
 
     @property

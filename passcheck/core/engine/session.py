@@ -49,6 +49,7 @@ class Session:
             case = self.apply(example)
         except GeneratorRejected as e:
             res.rejected = str(e)
+            res.outcomes = {p.name: Outcome(Verdict.REJECTED, str(e)) for p in self.properties}
             return res
         except Discard as e:
             res.discarded = str(e)

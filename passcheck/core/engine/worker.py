@@ -100,7 +100,7 @@ class _main_module_hidden:
                 else:
                     setattr(self.main, attr, None)
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, *_exc: object) -> None:
         for attr, value in self.saved.items():
             setattr(self.main, attr, value)
 
@@ -124,7 +124,6 @@ class Worker:
         self.start_timeout = start_timeout
         self.proc: Any = None
         self.conn: Connection | None = None
-        self.property_names: list[str] = []
         self.restarts = 0
         self.log_path: str | None = None
         self.served = 0
@@ -155,7 +154,6 @@ class Worker:
         if tag != "ready":
             self.kill()
             raise RuntimeError(f"worker failed to start: {payload}")
-        self.property_names = list(payload)
         self.served = 0
 
     def run(self, example: Any) -> ExampleResult:

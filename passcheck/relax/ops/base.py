@@ -75,7 +75,6 @@ class DrawContext:
         self.limit = limit if limit is not None else DTYPE_MAX[dtype] * 2.0**-5
         self.values: list[ValueInfo] = []
         self.inputs: list[TensorDecl] = []
-        self.num_nodes = 0
 
     # -- values ---------------------------------------------------------------------------
     def fresh(self, shape: tuple[Dim, ...], lo: float = -1.0, hi: float = 1.0, *,

@@ -92,11 +92,11 @@ def _binary(name: str, npfn: Any, interval: Any, err: Any, *, denominator: bool 
                               tags=frozenset({"binary"})))
 
 
-add = _binary("add", np.add, lambda a, b: (a[0] + b[0], a[1] + b[1]), lambda a, b, v: a.e + b.e)
-subtract = _binary("subtract", np.subtract, lambda a, b: (a[0] - b[1], a[1] - b[0]),
-                   lambda a, b, v: a.e + b.e)
-multiply = _binary("multiply", np.multiply, interval_mul,
-                   lambda a, b, v: np.abs(a.v) * b.e + np.abs(b.v) * a.e + a.e * b.e)
+_binary("add", np.add, lambda a, b: (a[0] + b[0], a[1] + b[1]), lambda a, b, v: a.e + b.e)
+_binary("subtract", np.subtract, lambda a, b: (a[0] - b[1], a[1] - b[0]),
+        lambda a, b, v: a.e + b.e)
+_binary("multiply", np.multiply, interval_mul,
+        lambda a, b, v: np.abs(a.v) * b.e + np.abs(b.v) * a.e + a.e * b.e)
 
 
 def _div_interval(a: tuple[float, float], b: tuple[float, float]) -> tuple[float, float]:
@@ -109,7 +109,7 @@ def _div_err(a: Approx, b: Approx, v: np.ndarray) -> np.ndarray:
     return a.e / den + np.abs(a.v) * b.e / den**2
 
 
-divide = _binary("divide", np.divide, _div_interval, _div_err, denominator=True)
+_binary("divide", np.divide, _div_interval, _div_err, denominator=True)
 
 
 def _unary(name: str, npfn: Any, interval: Any, slope: Any, *, ulps: float = 1.0, floor: float = 0.0,
@@ -146,10 +146,10 @@ def _sigmoid(x: np.ndarray) -> np.ndarray:
     return 0.5 * (1.0 + np.tanh(0.5 * x))
 
 
-relu = _unary("relu", lambda x: np.maximum(x, 0.0), lambda lo, hi: (max(lo, 0.0), max(hi, 0.0)),
-              lambda x: np.ones_like(x))
-sigmoid = _unary("sigmoid", _sigmoid, lambda lo, hi: (0.0, 1.0),
-                 lambda x: _sigmoid(x) * (1 - _sigmoid(x)) + 1e-300, ulps=8.0, floor=1.0, peak_at_zero=True)
-tanh = _unary("tanh", np.tanh, lambda lo, hi: (-1.0, 1.0), lambda x: 1 - np.tanh(x) ** 2, ulps=8.0, floor=1.0, peak_at_zero=True)
+_unary("relu", lambda x: np.maximum(x, 0.0), lambda lo, hi: (max(lo, 0.0), max(hi, 0.0)),
+       lambda x: np.ones_like(x))
+_unary("sigmoid", _sigmoid, lambda lo, hi: (0.0, 1.0),
+       lambda x: _sigmoid(x) * (1 - _sigmoid(x)) + 1e-300, ulps=8.0, floor=1.0, peak_at_zero=True)
+_unary("tanh", np.tanh, lambda lo, hi: (-1.0, 1.0), lambda x: 1 - np.tanh(x) ** 2, ulps=8.0, floor=1.0, peak_at_zero=True)
 # exp's slope is exp itself; its interval keeps inputs small enough that no float16/32 overflow.
-exp = _unary("exp", np.exp, lambda lo, hi: (math.exp(lo), math.exp(hi)), np.exp, ulps=8.0, max_in=8.0)
+_unary("exp", np.exp, lambda lo, hi: (math.exp(lo), math.exp(hi)), np.exp, ulps=8.0, max_in=8.0)

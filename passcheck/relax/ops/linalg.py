@@ -93,9 +93,9 @@ def _reference_matmul(args: list[Approx], attrs: dict[str, Any], u: float) -> Ap
     return Approx(np.matmul(a.v, b.v), contraction_error(np.matmul, a.v, a.e, b.v, b.e, k, u))
 
 
-matmul = register_op(OpSpec("matmul", "relax.matmul", "conv", _draw_matmul,
-                            lambda args, attrs: relax_ops().matmul(args[0], args[1]),
-                            _reference_matmul, symbolic=True, tags=frozenset({"matmul"})))
+register_op(OpSpec("matmul", "relax.matmul", "conv", _draw_matmul,
+                   lambda args, attrs: relax_ops().matmul(args[0], args[1]),
+                   _reference_matmul, symbolic=True, tags=frozenset({"matmul"})))
 
 
 # -- conv2d --------------------------------------------------------------------------------------
@@ -169,5 +169,5 @@ def _reference_conv2d(args: list[Approx], attrs: dict[str, Any], u: float) -> Ap
     return Approx(conv(x.v, w.v), contraction_error(conv, x.v, x.e, w.v, w.e, terms, u))
 
 
-conv2d = register_op(OpSpec("conv2d", "relax.nn.conv2d", "conv", _draw_conv2d, _build_conv2d,
-                            _reference_conv2d, tags=frozenset({"conv"})))
+register_op(OpSpec("conv2d", "relax.nn.conv2d", "conv", _draw_conv2d, _build_conv2d,
+                   _reference_conv2d, tags=frozenset({"conv"})))

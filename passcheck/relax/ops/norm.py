@@ -106,9 +106,9 @@ def _reference_batch_norm(args: list[Approx], attrs: dict[str, Any], u: float) -
 
 # float16=False: TVM 0.27 legalizes a float16 batch_norm into a float32 result (TOPI promotes
 # ``var + eps``) while Relax types it float16, so any consumer fails LegalizeOps.
-batch_norm = register_op(OpSpec("batch_norm", "relax.nn.batch_norm", "norm", _draw_batch_norm,
-                                _build_batch_norm, _reference_batch_norm, float16=False, symbolic=True,
-                                tags=frozenset({"inference-norm"})))
+register_op(OpSpec("batch_norm", "relax.nn.batch_norm", "norm", _draw_batch_norm,
+                   _build_batch_norm, _reference_batch_norm, float16=False, symbolic=True,
+                   tags=frozenset({"inference-norm"})))
 
 
 # -- layer_norm ----------------------------------------------------------------------------------
@@ -177,9 +177,9 @@ def _reference_layer_norm(args: list[Approx], attrs: dict[str, Any], u: float) -
     return Approx(y, e)
 
 
-layer_norm = register_op(OpSpec("layer_norm", "relax.nn.layer_norm", "norm", _draw_layer_norm,
-                                _build_layer_norm, _reference_layer_norm, symbolic=True,
-                                tags=frozenset({"norm"})))
+register_op(OpSpec("layer_norm", "relax.nn.layer_norm", "norm", _draw_layer_norm,
+                   _build_layer_norm, _reference_layer_norm, symbolic=True,
+                   tags=frozenset({"norm"})))
 
 
 # -- softmax -------------------------------------------------------------------------------------
@@ -226,5 +226,5 @@ def _reference_softmax(args: list[Approx], attrs: dict[str, Any], u: float) -> A
     return Approx(y, np.minimum(prop + own, cap))
 
 
-softmax = register_op(OpSpec("softmax", "relax.nn.softmax", "norm", _draw_softmax, _build_softmax,
-                             _reference_softmax, symbolic=True, tags=frozenset({"softmax"})))
+register_op(OpSpec("softmax", "relax.nn.softmax", "norm", _draw_softmax, _build_softmax,
+                   _reference_softmax, symbolic=True, tags=frozenset({"softmax"})))

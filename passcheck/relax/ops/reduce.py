@@ -64,5 +64,5 @@ def _reduction(name: str, *, mean: bool) -> OpSpec:
                               symbolic=True, tags=frozenset({"reduce"})))
 
 
-sum_ = _reduction("sum", mean=False)
-mean = _reduction("mean", mean=True)
+_reduction("sum", mean=False)
+_reduction("mean", mean=True)

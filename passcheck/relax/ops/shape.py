@@ -49,9 +49,9 @@ def _reshape(vals: list[np.ndarray], attrs: dict[str, Any]) -> np.ndarray:
     return np.reshape(vals[0], tuple(attrs["shape"]))
 
 
-reshape = register_op(OpSpec("reshape", "relax.reshape", "injective", _draw_reshape,
-                             lambda args, attrs: relax_ops().reshape(args[0], list(attrs["shape"])),
-                             _exact(_reshape), tags=frozenset({"shape"})))
+register_op(OpSpec("reshape", "relax.reshape", "injective", _draw_reshape,
+                   lambda args, attrs: relax_ops().reshape(args[0], list(attrs["shape"])),
+                   _exact(_reshape), tags=frozenset({"shape"})))
 
 
 # -- permute_dims --------------------------------------------------------------------------------
@@ -73,7 +73,7 @@ def _permute(vals: list[np.ndarray], attrs: dict[str, Any]) -> np.ndarray:
     return np.transpose(vals[0], None if axes is None else tuple(axes))
 
 
-permute_dims = register_op(OpSpec(
+register_op(OpSpec(
     "permute_dims", "relax.permute_dims", "injective", _draw_permute_dims,
     lambda args, attrs: relax_ops().permute_dims(args[0], None if attrs["axes"] is None else list(attrs["axes"])),
     _exact(_permute), symbolic=True, tags=frozenset({"shape"})))
@@ -115,9 +115,9 @@ def _concat(vals: list[np.ndarray], attrs: dict[str, Any]) -> np.ndarray:
     return np.concatenate(vals, axis=attrs["axis"])
 
 
-concat = register_op(OpSpec("concat", "relax.concat", "injective", _draw_concat,
-                            lambda args, attrs: relax_ops().concat(list(args), axis=attrs["axis"]),
-                            _exact(_concat), symbolic=True, tags=frozenset({"shape"})))
+register_op(OpSpec("concat", "relax.concat", "injective", _draw_concat,
+                   lambda args, attrs: relax_ops().concat(list(args), axis=attrs["axis"]),
+                   _exact(_concat), symbolic=True, tags=frozenset({"shape"})))
 
 
 # -- strided_slice -------------------------------------------------------------------------------
@@ -165,8 +165,8 @@ def _strided_slice(vals: list[np.ndarray], attrs: dict[str, Any]) -> np.ndarray:
     return x[tuple(index)]
 
 
-strided_slice = register_op(OpSpec(
+register_op(OpSpec(
     "strided_slice", "relax.strided_slice", "injective", _draw_strided_slice,
     lambda args, attrs: relax_ops().strided_slice(args[0], axes=list(attrs["axes"]), begin=list(attrs["begin"]),
-                                                  end=list(attrs["end"]), strides=list(attrs["strides"])),
+                                  end=list(attrs["end"]), strides=list(attrs["strides"])),
     _exact(_strided_slice), symbolic=True, tags=frozenset({"shape"})))
