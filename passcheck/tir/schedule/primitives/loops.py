@@ -1,5 +1,5 @@
-"""Loop nests reshaped: split, fuse, reorder (loop_partition, a split into consecutive loops,
-reuses the split helpers from ``nests``)."""
+"""Loop nests reshaped: split, fuse, reorder. The split helpers also make loop_partition (in
+``nests``), which takes the same arguments."""
 
 from __future__ import annotations
 
