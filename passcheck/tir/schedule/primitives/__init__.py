@@ -1,0 +1,26 @@
+"""Every schedule primitive, declared in its family's module (one ``register_primitive`` call
+each, next to its draw and its applier). Importing this package registers them all.
+
+The registry keeps registration order, and that order feeds ``st.sampled_from`` (the default
+pool of ``schedule`` sequences): it decides what every seed draws. So the modules are imported
+below in a fixed order, and a new primitive goes at the end of the last module (or into a new
+module imported last) unless changing every seed's examples is intended; a test pins the order.
+
+Not drawn: enter_postproc, copy, seed, work_on, get_*, remove_rv change no IR.
+"""
+
+# isort: off
+from passcheck.tir.schedule.primitives import loops  # noqa: F401
+from passcheck.tir.schedule.primitives import compute_location  # noqa: F401
+from passcheck.tir.schedule.primitives import caches  # noqa: F401
+from passcheck.tir.schedule.primitives import reductions  # noqa: F401
+from passcheck.tir.schedule.primitives import loop_kinds  # noqa: F401
+from passcheck.tir.schedule.primitives import layouts  # noqa: F401
+from passcheck.tir.schedule.primitives import blocks  # noqa: F401
+from passcheck.tir.schedule.primitives import nests  # noqa: F401
+from passcheck.tir.schedule.primitives import padding  # noqa: F401
+from passcheck.tir.schedule.primitives import epilogue  # noqa: F401
+from passcheck.tir.schedule.primitives import buffers  # noqa: F401
+from passcheck.tir.schedule.primitives import tensorize  # noqa: F401
+from passcheck.tir.schedule.primitives import sampling  # noqa: F401
+# isort: on

@@ -1,0 +1,78 @@
+"""The registry of schedule primitives, and replay of steps through it.
+
+Each primitive is declared once, in its family's module under ``primitives/``: a draw, an
+applier and its flags in one ``Primitive``, passed to ``register_primitive``. ``PRIMITIVES``
+lists them in registration order, which is the order the ``primitives`` package imports its
+modules in and each module declares its primitives in. That order feeds ``st.sampled_from``
+(the default sequence pool), so it fixes every seed's examples: a test pins it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from hypothesis import strategies as st
+
+from passcheck.tir.kernels import KINDS, PrimFuncSpec
+from passcheck.tir.schedule.step import Step, StepNotApplicable
+from passcheck.tir.schedule.view import View
+
+# Spec kinds with a reduction block, and with a padding or sliding-window block.
+REDUCING = ("reduce", "matmul", "conv2d", "pool", "legalized")
+PADDED = ("pad", "conv2d", "pool", "legalized")
+
+
+@dataclass(frozen=True)
+class Primitive:
+    """One ``tvm.s_tir.Schedule`` primitive: how a step of it is drawn (plain data, from a
+    ``View``), how the step is applied (returns the call made, as a line of Python), and what
+    the checks may assume about it."""
+
+    name: str
+    draw: Callable[[st.DrawFn, View], Step]
+    apply: Callable[[Any, Step], str]
+    summary: str
+    kinds: tuple[str, ...] = KINDS  # spec kinds where it can apply
+    executable: bool = True  # the scheduled code compiles and runs on CPU
+    reassociates: bool = False  # may change the order in which a reduction adds up
+    unsafe: bool = False  # TVM documents it as not checked (unsafe_*): only structural checks
+    update: Callable[[View, Step], View] = field(default=lambda v, s: v)
+    min_stages: int = 1  # blocks the PrimFunc needs (merge wants two nests to merge)
+    # A dedicated preparation (steps, then the step under test) for primitives that the random
+    # preparation almost never sets up; drawn for three examples in four.
+    setup: Callable[[st.DrawFn, View, PrimFuncSpec], tuple[tuple[Step, ...], Step]] | None = None
+
+
+_REGISTRY: dict[str, Primitive] = {}
+# Read-only: a primitive enters through register_primitive, which refuses a name twice.
+PRIMITIVES: Mapping[str, Primitive] = MappingProxyType(_REGISTRY)
+
+
+def register_primitive(prim: Primitive) -> Primitive:
+    """Add ``prim`` after every primitive registered so far; returns it."""
+    if prim.name in _REGISTRY:
+        raise ValueError(f"schedule primitive {prim.name} declared twice")
+    _REGISTRY[prim.name] = prim
+    return prim
+
+
+def unregister_primitive(name: str) -> Primitive:
+    """Remove a registered primitive (a test's or plug-in's own); returns it."""
+    return _REGISTRY.pop(name)
+
+
+def apply_step(sch: Any, step: Step) -> str:
+    """Replay one step; returns the call made (a readable line). Raises ``StepNotApplicable``
+    or TVM's ``ScheduleError`` when the step does not apply."""
+    prim = _REGISTRY.get(step.prim)
+    if prim is None:
+        raise StepNotApplicable(f"unknown primitive {step.prim!r}")
+    return prim.apply(sch, step)
+
+
+def apply_steps(sch: Any, steps: tuple[Step, ...] | list[Step]) -> list[str]:
+    """Replay ``steps`` in order on ``sch``; returns the calls made."""
+    return [apply_step(sch, s) for s in steps]
