@@ -11,9 +11,7 @@ from typing import Any
 
 from passcheck.core.errors import Discard, Unknown, Violation
 from passcheck.core.property import prop
-from passcheck.tir.schedule import PRIMITIVES
 
-SCHEDULE_SUBJECTS = (*PRIMITIVES, "schedule")
 # Steps that relocate a producer: it may recompute instances, and computes only what its
 # consumers read.
 RELOCATING = {"compute_at", "sample_compute_location"}
@@ -72,7 +70,7 @@ def _report(case: Any, kinds: tuple[str, ...], what: str) -> None:
         raise Discard("no block of the result corresponds to an original block")
 
 
-@prop(*SCHEDULE_SUBJECTS, ir="tir")
+@prop("schedule-primitives", ir="tir")
 def block_instances_within_domain(case: Any) -> None:
     """Every block that keeps its iterators executes only instances of its original iteration
     domain, at every point of its loop nest where its predicates hold (Z3, symbolic shapes
@@ -80,7 +78,7 @@ def block_instances_within_domain(case: Any) -> None:
     _report(case, ("outside",), "a block executes instances outside its original domain")
 
 
-@prop(*SCHEDULE_SUBJECTS, ir="tir")
+@prop("schedule-primitives", ir="tir")
 def block_instances_exactly_once(case: Any) -> None:
     """Split/fuse/reorder and every other loop transformation keep the iteration domain: each
     original instance of a block is executed exactly once (no two loop points bind the same
@@ -90,14 +88,14 @@ def block_instances_exactly_once(case: Any) -> None:
     _report(case, ("twice", "missing"), "the iteration domain is not preserved")
 
 
-@prop(*SCHEDULE_SUBJECTS, ir="tir")
+@prop("schedule-primitives", ir="tir")
 def removed_guards_reproved(case: Any) -> None:
     """A condition of the original block body (``if_then_else`` or ``if``) that the scheduled
     block no longer has must hold at every instance the scheduled block executes."""
     _report(case, ("guard",), "a guard was removed although it can be false")
 
 
-@prop(*SCHEDULE_SUBJECTS, ir="tir")
+@prop("schedule-primitives", ir="tir")
 def block_access_region_contained(case: Any) -> None:
     """Every access a scheduled block makes to a buffer its original block also accessed
     (same name and shape) lies within the region the original block accessed over its

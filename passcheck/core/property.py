@@ -11,7 +11,8 @@ returns normally when its invariant holds, raises ``Violation`` when it does not
         "No call whose arguments are all constants survives."
         require(not case.constant_only_calls(case.after), "a constant-only call survived")
 
-``@prop()`` with no pass names declares a *generic* property: it runs for every pass of its IR
+A name may also be a group of subjects (``@prop("schedule-primitives", ir="tir")``: every
+schedule primitive and ``schedule``). ``@prop()`` with no pass names declares a *generic* property: it runs for every pass of its IR
 kind (``ir="relax"`` or ``ir="tir"``).
 
 Properties are found by import: the packages registered under the ``passcheck.properties``

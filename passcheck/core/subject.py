@@ -38,6 +38,9 @@ class Options:
 class Subject(ABC):
     name: str = ""
     aliases: tuple[str, ...] = ()
+    # Groups it belongs to: a property declared for a group (``@prop("schedule-primitives")``)
+    # applies to every member, including ones declared later.
+    groups: tuple[str, ...] = ()
     ir: str = "relax"
     summary: str = ""
 

@@ -172,10 +172,14 @@ def _set_flags(case: TirCase, spec: PrimFuncSpec, steps: tuple[Step, ...]) -> No
         case.semantics_note = "fuse_reduction_epilogue of a non-linear epilogue changes values by design"
 
 
+SCHEDULE_GROUP = "schedule-primitives"
+
+
 class PrimitiveSubject(Subject):
     """One schedule primitive, applied after 0-2 preparatory steps."""
 
     ir = "tir"
+    groups = (SCHEDULE_GROUP,)
 
     def __init__(self, name: str) -> None:
         self.prim = PRIMITIVES[name]

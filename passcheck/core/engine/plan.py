@@ -64,7 +64,7 @@ def select_properties(config: RunConfig, subject: Subject) -> tuple[str, ...]:
             return props.importable(p, packages)
         return str(Path(p.origin).resolve()) in files
 
-    applicable = [p for p in props.all_properties() if p.applies_to(subject.names, subject.ir) and loadable(p)]
+    applicable = [p for p in props.all_properties() if p.applies_to(subject.names + subject.groups, subject.ir) and loadable(p)]
     applicable.sort(key=lambda p: not p.generic)
     if config.properties:
         names = []
