@@ -19,7 +19,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from passcheck.tir.kernels.primfuncs import KINDS, PrimFuncSpec, StageInfo, primfunc_specs, stages
+from passcheck.tir.kernels import KINDS, PrimFuncSpec, StageInfo, primfunc_specs, stages
 from passcheck.tir.schedule.intrinsics import MAX_DOT
 from passcheck.tir.schedule.steps import Step, StepNotApplicable, apply_step, apply_steps
 
