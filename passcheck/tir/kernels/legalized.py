@@ -18,9 +18,9 @@ from hypothesis import assume
 from hypothesis import strategies as st
 
 from passcheck.core.errors import GeneratorRejected
-from passcheck.tir.kernels.spec import SHAPE_VAR, KernelKind, PrimFuncSpec, StageInfo, register_kind
+from passcheck.tir.kernels.spec import SHAPE_VAR, KernelKind, PrimFuncSpec, Shaped, StageInfo, register_kind
 
-Shape = tuple[Any, ...]  # ints, and "n" for the shape var
+Shape = tuple[Any, ...]  # a Relax parameter's shape: ints, and "n" for the shape var
 
 
 @dataclass(frozen=True)
@@ -33,7 +33,7 @@ class LegalizedOp:
     function of the parameters that builds the op."""
 
     name: str
-    shapes: Callable[[], st.SearchStrategy[tuple[tuple[int, ...], tuple[tuple[str, Any], ...]]]]
+    shapes: Callable[[], st.SearchStrategy[Shaped]]
     blocks: Callable[[PrimFuncSpec], list[tuple[str, str]]]
     emit: Callable[[Any, Shape, dict[str, Any]], tuple[list[Shape], Callable[..., Any]]]
     symbolic: bool = False  # dim 0 may be the shape var
@@ -44,6 +44,7 @@ _OPS: dict[str, LegalizedOp] = {}
 
 
 def register_op(op: LegalizedOp) -> LegalizedOp:
+    """Make ``op`` drawable as the legalized kernel of the Relax op ``op.name``."""
     if op.name in _OPS:
         raise ValueError(f"legalized op {op.name!r} is declared twice")
     _OPS[op.name] = op
@@ -56,6 +57,7 @@ def legalized_op_names() -> tuple[str, ...]:
 
 
 def legalized_op(name: str) -> LegalizedOp:
+    """The op registered as ``name``."""
     try:
         return _OPS[name]
     except KeyError:
@@ -124,7 +126,8 @@ def build_legalized(spec: PrimFuncSpec, dtype: str = "float32") -> Any:
 
 @register_kind
 class Legalized(KernelKind):
-    """The kernel of one Relax op after LegalizeOps; the op (attr "op") decides everything."""
+    """The kernel of one Relax op after LegalizeOps; the op (attr "op") decides everything,
+    down to whether dim 0 may be the shape var (``LegalizedOp.symbolic``)."""
 
     name = "legalized"
     from_relax = True

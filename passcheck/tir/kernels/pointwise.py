@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 from hypothesis import strategies as st
 
-from passcheck.tir.kernels.spec import EXTENTS, PrimFuncSpec, StageInfo, register_kind
+from passcheck.tir.kernels.spec import EXTENTS, PrimFuncSpec, Shaped, StageInfo, register_kind
 from passcheck.tir.kernels.te_builder import TeBuilder, TeKind
 
 
@@ -21,7 +21,7 @@ class Elementwise(TeKind):
 
     @staticmethod
     @st.composite
-    def shapes(draw: st.DrawFn) -> tuple[tuple[int, ...], tuple[tuple[str, Any], ...]]:
+    def shapes(draw: st.DrawFn) -> Shaped:
         shape = tuple(draw(st.lists(st.sampled_from(EXTENTS), min_size=1, max_size=3)))
         return shape, (("depth", draw(st.integers(1, 3))),)
 
@@ -53,7 +53,7 @@ class Broadcast(TeKind):
 
     @staticmethod
     @st.composite
-    def shapes(draw: st.DrawFn) -> tuple[tuple[int, ...], tuple[tuple[str, Any], ...]]:
+    def shapes(draw: st.DrawFn) -> Shaped:
         shape = tuple(draw(st.lists(st.sampled_from(EXTENTS), min_size=1, max_size=3)))
         mask = tuple(draw(st.lists(st.booleans(), min_size=len(shape), max_size=len(shape))))
         return shape, (("bdims", mask),)
@@ -81,7 +81,7 @@ class Transpose(TeKind):
 
     @staticmethod
     @st.composite
-    def shapes(draw: st.DrawFn) -> tuple[tuple[int, ...], tuple[tuple[str, Any], ...]]:
+    def shapes(draw: st.DrawFn) -> Shaped:
         shape = tuple(draw(st.lists(st.sampled_from(EXTENTS), min_size=2, max_size=3)))
         perm = tuple(draw(st.permutations(range(len(shape)))))
         return shape, (("perm", perm),)
@@ -111,7 +111,7 @@ class Reshape(TeKind):
 
     @staticmethod
     @st.composite
-    def shapes(draw: st.DrawFn) -> tuple[tuple[int, ...], tuple[tuple[str, Any], ...]]:
+    def shapes(draw: st.DrawFn) -> Shaped:
         shape = tuple(draw(st.lists(st.sampled_from(EXTENTS), min_size=1, max_size=3)))
         total = int(np.prod(shape))
         divisors = [d for d in range(1, total + 1) if total % d == 0]
@@ -151,7 +151,7 @@ class Pad(TeKind):
 
     @staticmethod
     @st.composite
-    def shapes(draw: st.DrawFn) -> tuple[tuple[int, ...], tuple[tuple[str, Any], ...]]:
+    def shapes(draw: st.DrawFn) -> Shaped:
         shape = tuple(draw(st.lists(st.sampled_from(EXTENTS), min_size=1, max_size=3)))
         pads = tuple(
             (draw(st.integers(0, 3)), draw(st.integers(0, 3))) for _ in shape

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 from hypothesis import strategies as st
 
-from passcheck.tir.kernels.spec import EXTENTS, PrimFuncSpec, StageInfo, register_kind
+from passcheck.tir.kernels.spec import EXTENTS, PrimFuncSpec, Shaped, StageInfo, register_kind
 from passcheck.tir.kernels.te_builder import TeBuilder, TeKind
 
 
@@ -19,7 +19,7 @@ class Reduce(TeKind):
 
     @staticmethod
     @st.composite
-    def shapes(draw: st.DrawFn) -> tuple[tuple[int, ...], tuple[tuple[str, Any], ...]]:
+    def shapes(draw: st.DrawFn) -> Shaped:
         shape = tuple(draw(st.lists(st.sampled_from(EXTENTS), min_size=2, max_size=4)))
         k = draw(st.integers(1, min(3, len(shape) - 1)))
         axes = tuple(sorted(draw(st.lists(st.integers(0, len(shape) - 1), min_size=k, max_size=k, unique=True))))
@@ -55,7 +55,7 @@ class Matmul(TeKind):
 
     @staticmethod
     @st.composite
-    def shapes(draw: st.DrawFn) -> tuple[tuple[int, ...], tuple[tuple[str, Any], ...]]:
+    def shapes(draw: st.DrawFn) -> Shaped:
         m, k, n = (draw(st.sampled_from(EXTENTS)) for _ in range(3))
         return (m, k), (("n", n),)
 

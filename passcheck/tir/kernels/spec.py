@@ -27,6 +27,8 @@ from passcheck.core.errors import GeneratorRejected
 EXTENTS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 16, 17)
 SHAPE_VAR = "n"
 
+Shaped = tuple[tuple[int, ...], tuple[tuple[str, Any], ...]]  # what a kind's strategy draws: (shape, attrs)
+
 
 @dataclass(frozen=True)
 class PrimFuncSpec:
@@ -113,7 +115,8 @@ class KernelKind(ABC):
         return int(np.prod(spec.shape))
 
     def valid(self, spec: PrimFuncSpec) -> bool:
-        """Whether the drawn spec is buildable (e.g. every output extent is at least 1)."""
+        """Whether a drawn spec is buildable (e.g. every output extent is at least 1); draws
+        that are not are rejected."""
         return True
 
     def reduction_length(self, spec: PrimFuncSpec) -> int:
@@ -127,10 +130,10 @@ class KernelKind(ABC):
 
 
 _KINDS: dict[str, KernelKind] = {}
-K = TypeVar("K", bound=type[KernelKind])
+_KindClass = TypeVar("_KindClass", bound=type[KernelKind])
 
 
-def register_kind(cls: K) -> K:
+def register_kind(cls: _KindClass) -> _KindClass:
     """Class decorator: make ``cls`` (a ``KernelKind`` subclass) the kind ``cls.name``.
 
     Registration order is draw order: ``primfunc_specs`` samples the kinds in that order."""

@@ -16,13 +16,11 @@ from hypothesis import assume
 from hypothesis import strategies as st
 
 from passcheck.core.errors import GeneratorRejected
-from passcheck.tir.kernels.spec import SHAPE_VAR, KernelKind, PrimFuncSpec, StageInfo
+from passcheck.tir.kernels.spec import SHAPE_VAR, KernelKind, PrimFuncSpec, Shaped, StageInfo
 
 # post = f(core): a non-linear one, a linear one (the "Bias" form fuse_reduction_epilogue
 # supports exactly), and a clip.
 EPILOGUES = ("relu_shift", "bias", "clip")
-
-Shaped = tuple[tuple[int, ...], tuple[tuple[str, Any], ...]]  # (main input shape, attrs)
 
 
 def _size_ok(points: int, limit: int = 6000) -> bool:

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 from hypothesis import strategies as st
 
-from passcheck.tir.kernels.spec import EXTENTS, PrimFuncSpec, StageInfo, register_kind
+from passcheck.tir.kernels.spec import EXTENTS, PrimFuncSpec, Shaped, StageInfo, register_kind
 from passcheck.tir.kernels.te_builder import TeBuilder, TeKind
 
 SMALL_EXTENTS = (1, 2, 3, 4, 5, 7, 8)
@@ -46,7 +46,7 @@ class Conv2d(TeKind):
 
     @staticmethod
     @st.composite
-    def shapes(draw: st.DrawFn) -> tuple[tuple[int, ...], tuple[tuple[str, Any], ...]]:
+    def shapes(draw: st.DrawFn) -> Shaped:
         nb = draw(st.sampled_from((1, 2, 3)))
         c = draw(st.sampled_from(SMALL_EXTENTS[:5]))
         h, w = draw(st.sampled_from(EXTENTS[2:])), draw(st.sampled_from(EXTENTS[2:]))
@@ -104,7 +104,7 @@ class Pool(TeKind):
 
     @staticmethod
     @st.composite
-    def shapes(draw: st.DrawFn) -> tuple[tuple[int, ...], tuple[tuple[str, Any], ...]]:
+    def shapes(draw: st.DrawFn) -> Shaped:
         nb = draw(st.sampled_from((1, 2)))
         c = draw(st.sampled_from(SMALL_EXTENTS[:5]))
         h, w = draw(st.sampled_from(EXTENTS[2:])), draw(st.sampled_from(EXTENTS[2:]))
