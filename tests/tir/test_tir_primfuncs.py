@@ -3,9 +3,26 @@
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
+from typing import Any
 
-from passcheck.tir.kernels import PrimFuncSpec, build_primfunc, legalized_specs, primfunc_specs, stages
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from passcheck.tir.kernels import (
+    KINDS,
+    PrimFuncSpec,
+    StageInfo,
+    TeBuilder,
+    TeKind,
+    build_primfunc,
+    kernel_kind,
+    kind_names,
+    legalized_specs,
+    primfunc_specs,
+    register_kind,
+    stages,
+    unregister_kind,
+)
 
 FAST = settings(max_examples=60, deadline=None, database=None, derandomize=True,
                 suppress_health_check=list(HealthCheck))
@@ -83,3 +100,50 @@ def test_tolerance_bound_survives_a_cancelling_epilogue() -> None:
     wrong = ref.out32.copy()
     wrong.flat[0] += np.float32(0.01)
     assert compare(spec, wrong, ref, exact=False) is not None
+
+
+def test_default_kinds_are_the_ten_in_draw_order() -> None:
+    assert KINDS == kind_names() == ("elementwise", "broadcast", "transpose", "reshape", "pad", "reduce", "matmul",
+                                     "conv2d", "pool", "legalized")
+
+
+class Negate(TeKind):
+    """A kind declared outside passcheck: -X on a 1-D input."""
+
+    name = "negate"
+
+    @staticmethod
+    @st.composite
+    def shapes(draw: st.DrawFn) -> tuple[tuple[int, ...], tuple[tuple[str, Any], ...]]:
+        return (draw(st.integers(1, 9)),), ()
+
+    def core_stages(self, spec: PrimFuncSpec) -> list[StageInfo]:
+        return [StageInfo("neg", "S")]
+
+    def compute(self, b: TeBuilder, x: Any, src: Any, shape: list[Any]) -> tuple[list[Any], Any]:
+        return [x], b.compute(shape, lambda i: -src[i], "neg")
+
+
+def test_a_kind_declared_elsewhere_is_drawn_built_and_staged() -> None:
+    import numpy as np
+
+    from passcheck.tir.execution import reference
+
+    register_kind(Negate)
+    try:
+        assert isinstance(kernel_kind("negate"), Negate) and kind_names()[-1] == "negate"
+
+        @FAST
+        @given(primfunc_specs(("negate",)))
+        def check(spec: PrimFuncSpec) -> None:
+            assert spec.kind == "negate"
+            assert blocks_of(build_primfunc(spec)) == [(s.name, s.iters) for s in stages(spec)]
+
+        check()
+        spec = PrimFuncSpec("negate", (5,), seed=3)
+        assert [s.name for s in stages(spec)] == ["neg"] and stages(spec)[-1].output
+        ref = reference(spec)
+        np.testing.assert_array_equal(ref.out32, -ref.inputs[0])
+    finally:
+        unregister_kind("negate")
+    assert kind_names() == KINDS
