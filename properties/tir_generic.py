@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from passcheck.core.errors import Discard, IllFormed, Unknown, Violation
-from passcheck.core.property import prop
+from passcheck import Discard, IllFormed, Unknown, Violation, prop
 
 
 def _after(case: Any) -> Any:

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from passcheck.core.errors import Discard, Unknown, Violation
-from passcheck.core.property import prop
+from passcheck import Discard, Unknown, Violation, prop
 
 # Steps that relocate a producer: it may recompute instances, and computes only what its
 # consumers read.

@@ -27,10 +27,11 @@ from typing import Any
 import numpy as np
 
 from passcheck.core.errors import GeneratorRejected
+from passcheck.core.rounding import UNIT_ROUNDOFF
 from passcheck.tir.analysis.concrete import Evaluator, key
 from passcheck.tir.kernels import PrimFuncSpec, build_primfunc, input_arrays, kind_of, shape_var_value
 
-U32 = 2.0**-24
+U32 = UNIT_ROUNDOFF["float32"]
 
 
 def target() -> Any:
