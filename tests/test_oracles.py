@@ -66,3 +66,29 @@ def test_bitwise_equal(dtype: str) -> None:
     b[1] = 0.0  # -0.0 == 0.0 numerically, but not bitwise
     assert not bitwise_equal(a, b)
     assert bitwise_equal(np.float32(3).reshape(()), np.float32(3).reshape(()))
+
+
+@pytest.mark.parametrize("axes", [(1, 2), (-3, 3), (0, 2)])
+def test_layer_norm_reference_over_non_trailing_axes(axes: tuple[int, ...]) -> None:
+    """Relax indexes gamma/beta by the normalised axes wherever they are: the reference must too
+    (it used to broadcast them against the trailing axes and fail on such a graph)."""
+    from passcheck.relax.build import build_module
+    from passcheck.relax.execution import run_relax
+    from passcheck.relax.reference import evaluate
+    from passcheck.relax.spec import GraphSpec, Node, TensorDecl, input_arrays
+
+    shape = (2, 3, 5, 4)
+    norm = tuple(shape[a] for a in sorted(a % 4 for a in axes))
+    spec = GraphSpec(
+        inputs=(TensorDecl("x", shape, "float32", False), TensorDecl("g", norm, "float32", False, 0.5, 1.5, seed=1),
+                TensorDecl("b", norm, "float32", False, seed=2)),
+        nodes=(Node("layer_norm", (0, 1, 2), (("axes", axes), ("epsilon", 1e-5)), shape, "float32"),),
+        outputs=(3,),
+    )
+    params = input_arrays(spec)
+    (got,) = run_relax(build_module(spec), params)
+    (want,) = evaluate(spec, params)
+    assert compare(got, want, "float32") is None
+    bad = got.copy()
+    bad.flat[7] += 1e-2  # and the bound is tight enough to see a real error
+    assert compare(bad, want, "float32") is not None

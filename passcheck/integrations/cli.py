@@ -41,6 +41,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--findings-dir", default="passcheck-findings", help="where repro scripts are written")
     p.add_argument("--allow-nan", action="store_true", help="also feed NaN/Inf input values")
     p.add_argument("--no-progress", action="store_true", help="no live progress bar")
+    p.add_argument("--ignore-known", action="store_true",
+                   help="exit 1 only for new findings: those matching a known TVM bug (a kept repro) still show")
     return p
 
 
@@ -79,6 +81,16 @@ def _list(args: list[str]) -> int:
             ot.add_row(escape(name), escape(o.relax_op), o.pattern, "yes" if o.float16 else "no",
                        "yes" if o.symbolic else "no", escape(", ".join(sorted(o.tags))))
         console.print(ot)
+    if "--known" in args or "-v" in args:
+        from passcheck.core.known import KNOWN_BUGS
+
+        kt = Table(title=f"known TVM bugs ({len(KNOWN_BUGS)} kept repros)")
+        for col in ("kept repro", "subjects", "properties", "what goes wrong"):
+            kt.add_column(col)
+        for b in KNOWN_BUGS.values():
+            kt.add_row(escape(b.name), escape(", ".join(b.subjects) or "any"),
+                       escape(", ".join(b.properties) or "any"), escape(b.note))
+        console.print(kt)
     if "--properties" in args or "-v" in args:
         pt = Table(title="properties")
         for col in ("property", "ir", "applies to", "invariant"):
@@ -107,7 +119,7 @@ def _run(ns: argparse.Namespace) -> int:
     console = _console()
     config = RunConfig(subject=ns.target, ir=ns.ir, impl=ns.impl, examples=ns.examples, seed=ns.seed,
                        properties=tuple(ns.property), property_files=tuple(ns.properties), timeout=ns.timeout,
-                       shrink_seconds=ns.shrink_time, findings_dir=ns.findings_dir,
+                       shrink_seconds=ns.shrink_time, findings_dir=ns.findings_dir, ignore_known=ns.ignore_known,
                        options=Options(allow_special_values=ns.allow_nan, impl=ns.impl))
     show = not ns.no_progress and console.is_terminal
     if show:

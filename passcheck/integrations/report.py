@@ -45,12 +45,20 @@ def render_table(result: Any, console: Any) -> None:
         console.print(f"{result.rejected} drawn example(s) could not be built and were not counted.")
     # Messages quote IR (`X[i0]`, `shape [n]`): escaped, or rich would eat them as markup tags.
     for f in result.findings:
-        console.print(f"[red]FINDING[/red] {escape(f.property)} ({f.kind}): {escape(f.message)}", highlight=False)
+        head = (f"[yellow]KNOWN TVM BUG[/yellow] (kept repro: {escape(f.known_bug)})" if f.known_bug
+                else "[red]FINDING[/red]")
+        console.print(f"{head} {escape(f.property)} ({f.kind}): {escape(f.message)}", highlight=False)
         if f.also_failing:
             console.print(f"  also failing on this example: {escape(', '.join(f.also_failing))}", highlight=False)
         console.print(f"  repro: python {escape(str(f.repro))}" + ("" if f.shrunk else "  (not shrunk)"),
                       highlight=False)
-        kinds = getattr(result.stats.get(f.property), "kinds", {})
+        stats = result.stats.get(f.property)
+        kinds = getattr(stats, "kinds", {})
         if len(kinds) > 1:
-            console.print(f"  {sum(kinds.values())} violating examples, {len(kinds)} kinds of message (the JSON "
-                          "report lists them: only the first was shrunk)", highlight=False)
+            known = sum(1 for k in kinds if k in stats.known)
+            console.print(f"  {sum(kinds.values())} violating examples, {len(kinds)} kinds of message, {known} of "
+                          "them known TVM bugs (the JSON report lists them: only the first was shrunk)",
+                          highlight=False)
+    if result.findings and result.config.ignore_known:
+        console.print(f"{len(result.new_findings)} new finding(s); known TVM bugs are ignored for the exit code "
+                      "(--ignore-known)", highlight=False)

@@ -2,4 +2,4 @@
 the symbolic checks (``analysis``). Importing the package declares every kernel kind, every
 primitive and one subject per primitive."""
 
-from passcheck.tir import kernels, schedule, subjects  # noqa: F401
+from passcheck.tir import kernels, known_bugs, schedule, subjects  # noqa: F401

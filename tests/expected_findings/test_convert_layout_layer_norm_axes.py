@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from known_bug_check import assert_recognised
 
 from passcheck.core.engine.repro import recheck
 from passcheck.relax.spec import GraphSpec, Node, TensorDecl
@@ -77,3 +78,7 @@ def test_axes_kept_in_order_convert_correctly(axes: list[int]) -> None:
 
 def test_passcheck_reports_it() -> None:
     assert recheck("AlterOpLayout", "semantics_preserved", EXAMPLE) == 1
+
+
+def test_registered_as_a_known_bug() -> None:
+    assert_recognised("AlterOpLayout", "semantics_preserved", EXAMPLE, "test_convert_layout_layer_norm_axes")

@@ -12,6 +12,7 @@ shrunk to the single-op graph below.
 from __future__ import annotations
 
 import pytest
+from known_bug_check import assert_recognised
 
 from passcheck.core.engine.repro import recheck
 from passcheck.relax.spec import GraphSpec, Node, TensorDecl
@@ -63,3 +64,7 @@ def test_convert_layout_still_raises(axes: list[int]) -> None:
 
 def test_passcheck_reports_it() -> None:
     assert recheck("AlterOpLayout", "pass_does_not_raise", EXAMPLE) == 1
+
+
+def test_registered_as_a_known_bug() -> None:
+    assert_recognised("AlterOpLayout", "pass_does_not_raise", EXAMPLE, "test_convert_layout_negative_axes")

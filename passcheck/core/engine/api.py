@@ -16,7 +16,8 @@ class FindingsError(AssertionError):
         self.result = result
         lines = [f"passcheck {result.subject_name}: {len(result.findings)} finding(s) in {result.examples} examples"]
         for f in result.findings:
-            lines.append(f"  {f.property} ({f.kind}): {f.message}")
+            known = f" [known TVM bug, kept repro: {f.known_bug}]" if f.known_bug else ""
+            lines.append(f"  {f.property} ({f.kind}){known}: {f.message}")
             lines.append(f"    repro: python {f.repro}")
         super().__init__("\n".join(lines))
 
@@ -24,16 +25,18 @@ class FindingsError(AssertionError):
 def check(subject: str, *, examples: int = 100, seed: int = 0, impl: str | None = None,
           properties: Iterable[str] = (), property_files: Iterable[str] = (), ir: str = "relax",
           timeout: float = 60.0, shrink_seconds: float = 120.0, findings_dir: str = "passcheck-findings",
-          allow_special_values: bool = False, raise_on_findings: bool = False) -> RunResult:
+          allow_special_values: bool = False, raise_on_findings: bool = False,
+          ignore_known: bool = False) -> RunResult:
     """Run passcheck on ``subject`` (a pass, primitive, or import spec) and return the result.
 
     With ``raise_on_findings=True`` a run with findings raises ``FindingsError`` (an
-    AssertionError, so pytest shows it as a test failure with the repro paths)."""
+    AssertionError, so pytest shows it as a test failure with the repro paths); with
+    ``ignore_known=True`` as well, only findings that match no known TVM bug do."""
     config = RunConfig(subject=subject, ir=ir, impl=impl, examples=examples, seed=seed,
                        properties=tuple(properties), property_files=tuple(property_files), timeout=timeout,
-                       shrink_seconds=shrink_seconds, findings_dir=findings_dir,
+                       shrink_seconds=shrink_seconds, findings_dir=findings_dir, ignore_known=ignore_known,
                        options=Options(allow_special_values=allow_special_values, impl=impl))
     result = run(config)
-    if raise_on_findings and result.findings:
+    if raise_on_findings and not result.ok:
         raise FindingsError(result)
     return result

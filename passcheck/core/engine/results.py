@@ -24,6 +24,7 @@ class RunConfig:
     shrink_seconds: float = 120.0
     findings_dir: str = "passcheck-findings"
     options: Options = field(default_factory=Options)
+    ignore_known: bool = False  # findings that match a known TVM bug do not fail the run
 
 
 @dataclass
@@ -35,6 +36,8 @@ class PropertyStats:
     # How many violating examples gave each message shape (numbers and names of the example
     # blanked): only the first failure is shrunk, so this says whether the others look alike.
     kinds: dict[str, int] = field(default_factory=dict)
+    first_message: dict[str, str] = field(default_factory=dict)  # per kind, to recognise known bugs
+    known: dict[str, str] = field(default_factory=dict)  # kind -> the known bug it matches
 
     def count(self, verdict: Verdict, message: str) -> None:
         if verdict == Verdict.HELD:
@@ -43,6 +46,7 @@ class PropertyStats:
             self.violated += 1
             k = message_kind(message)
             self.kinds[k] = self.kinds.get(k, 0) + 1
+            self.first_message.setdefault(k, message)
         else:
             self.discarded += 1
             self.unknown += verdict == Verdict.UNKNOWN
@@ -59,6 +63,7 @@ class Finding:
     repro: str = ""
     shrunk: bool = False
     also_failing: tuple[str, ...] = ()
+    known_bug: str | None = None  # the kept repro of the known TVM bug it matches
 
 
 @dataclass
@@ -78,7 +83,12 @@ class RunResult:
 
     @property
     def ok(self) -> bool:
-        return not self.findings
+        """No finding (with ``ignore_known``: no finding but known TVM bugs)."""
+        return not (self.new_findings if self.config.ignore_known else self.findings)
+
+    @property
+    def new_findings(self) -> list[Finding]:
+        return [f for f in self.findings if f.known_bug is None]
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON report (its schema is documented in the README)."""
@@ -96,15 +106,16 @@ class RunResult:
             "shrink_s": round(self.shrink_s, 3),
             "examples_per_s": round(self.examples / self.duration_s, 3) if self.duration_s else None,
             "worker_restarts": self.worker_restarts,
+            "new_findings": len(self.new_findings),
             "findings": [
                 {"property": f.property, "kind": str(f.kind), "message": f.message, "repro": f.repro,
-                 "shrunk": f.shrunk, "also_failing": list(f.also_failing)}
+                 "shrunk": f.shrunk, "also_failing": list(f.also_failing), "known_bug": f.known_bug}
                 for f in self.findings
             ],
             "properties": {n: {"held": s.held, "violated": s.violated, "discarded": s.discarded,
                                "unknown": s.unknown,
-                               "violation_kinds": [{"message": k, "examples": c} for k, c in
-                                                   sorted(s.kinds.items(), key=lambda kc: -kc[1])]}
+                               "violation_kinds": [{"message": k, "examples": c, "known_bug": s.known.get(k)}
+                                                   for k, c in sorted(s.kinds.items(), key=lambda kc: -kc[1])]}
                            for n, s in self.stats.items()},
         }
 

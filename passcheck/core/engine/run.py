@@ -14,6 +14,7 @@ from passcheck.core.engine.plan import Plan, plan
 from passcheck.core.engine.repro import write_repros
 from passcheck.core.engine.results import Finding, RunConfig, RunResult
 from passcheck.core.engine.shrink import Failure, shrink
+from passcheck.core.known import recognise, recognise_example
 
 
 def run(config: RunConfig, progress: Progress | None = None) -> RunResult:
@@ -27,6 +28,7 @@ def run(config: RunConfig, progress: Progress | None = None) -> RunResult:
         restarts = evaluate.restarts
     result = RunResult(config, p.subject.name, list(p.properties), record.stats, findings(p, record, best),
                        record.examples, record.rejected, record.discarded, 0.0, shrink_s, restarts, p.subject.ir)
+    recognise_known(p, result)
     if result.findings:
         write_repros(result, p.impl, p.subject)
     result.duration_s = time.perf_counter() - t_start
@@ -45,3 +47,15 @@ def findings(p: Plan, record: Record, best: dict[str, Failure]) -> list[Finding]
         out.append(Finding(n, outcome.verdict, outcome.message, example, res.input_script, res.output_script,
                            shrunk=n in best, also_failing=also))
     return out
+
+
+def recognise_known(p: Plan, result: RunResult) -> None:
+    """Mark each finding, and each kind of violation message, that matches a known TVM bug."""
+    for f in result.findings:
+        bug = recognise_example(p.subject, f.property, f.example, f.message, f.input_script, f.output_script)
+        f.known_bug = bug.name if bug else None
+    for name, stats in result.stats.items():
+        for kind, message in stats.first_message.items():
+            bug = recognise(p.subject, name, message)
+            if bug is not None:
+                stats.known[kind] = bug.name

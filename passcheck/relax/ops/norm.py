@@ -136,9 +136,19 @@ def _build_layer_norm(args: list[Any], attrs: dict[str, Any]) -> Any:
     return relax_ops().nn.layer_norm(*args, axes=list(attrs["axes"]), epsilon=attrs["epsilon"])
 
 
+def _along(a: Approx, axes: tuple[int, ...], ndim: int) -> Approx:
+    """gamma or beta (shaped like x's ``axes``) broadcastable against x: Relax indexes them by
+    the normalised axes wherever those are, not only when they are the trailing ones."""
+    shape = [1] * ndim
+    for i, ax in enumerate(axes):
+        shape[ax] = a.v.shape[i]
+    return Approx(a.v.reshape(shape), a.e.reshape(shape))
+
+
 def _reference_layer_norm(args: list[Approx], attrs: dict[str, Any], u: float) -> Approx:
     x, g, b = args
     axes = normalize_axes(attrs["axes"], x.v.ndim)
+    g, b = _along(g, axes, x.v.ndim), _along(b, axes, x.v.ndim)
     eps = float(attrs["epsilon"])
     n = math.prod(x.v.shape[a] for a in axes)
     ua = internal_u(u)  # statistics and normalisation run in float32

@@ -1,0 +1,27 @@
+"""Known TVM 0.27 bugs of the Relax passes, each kept as a repro under tests/expected_findings/
+(see ``passcheck.core.known``)."""
+
+from passcheck.core.known import KnownBug, register_known_bug
+
+register_known_bug(KnownBug(
+    name="test_convert_layout_negative_axes",
+    repro="tests/expected_findings/test_convert_layout_negative_axes.py",
+    note="ConvertLayout raises 'Invalid layout' on permute_dims with negative axes (it maps axis -k to "
+         "the letter 'A' - k without normalising it)",
+    subjects=("AlterOpLayout",),
+    properties=("pass_does_not_raise",),
+    message=r"Invalid layout",
+    ir=r"\bpermute_dims\b",
+))
+register_known_bug(KnownBug(
+    name="test_convert_layout_layer_norm_axes",
+    repro="tests/expected_findings/test_convert_layout_layer_norm_axes.py",
+    note="ConvertLayout rewrites a layer_norm over the channel axis and another to unsorted axes but keeps "
+         "gamma/beta in the old order: the kernel reads them transposed and past their end",
+    subjects=("AlterOpLayout",),
+    properties=("semantics_preserved",),
+    message=r"wrong numbers",
+    # a conv2d (whose layout change moves the channel axis) and a layer_norm over several axes, one
+    # of them the channel axis (1 or -3)
+    ir=r"(?s)(?=.*R\.nn\.conv2d)(?=.*R\.nn\.layer_norm\([^\n]*axes=\[(?=[^\]]*,)[^\]]*(?<![\d-])(?:1|-3)(?!\d))",
+))
