@@ -1,8 +1,10 @@
-"""What the bounds check reports: out-of-bounds witnesses at access sites."""
+"""What the symbolic checks report: bounds witnesses and domain issues."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
+# --- bounds ----------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -57,3 +59,28 @@ class BoundsResult:
     def summary(self) -> str:
         head = "in bounds" if self.safe else f"{len(self.violations)} out-of-bounds, {len(self.unknown)} unknown"
         return f"{head} ({self.accesses} accesses, {self.queries} Z3 queries, {self.seconds * 1000:.1f} ms)"
+
+
+# --- domains ---------------------------------------------------------------------------------
+
+
+@dataclass
+class DomainIssue:
+    kind: str  # "outside" | "twice" | "missing" | "guard" | "region"
+    block: str
+    message: str
+
+    def describe(self) -> str:
+        return f"block {self.block!r} ({self.kind}): {self.message}"
+
+
+@dataclass
+class DomainResult:
+    issues: list[DomainIssue] = field(default_factory=list)
+    unknown: list[tuple[str, str]] = field(default_factory=list)
+    blocks_checked: int = 0
+    seconds: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return not self.issues
