@@ -7,9 +7,18 @@ import pytest
 import z3
 from tvm import tirx
 
-from passcheck.tir.analysis.concrete import EvalError, key
-from passcheck.tir.analysis.encode import Encoder
-from passcheck.tir.analysis.trail import Bind, Guard, Loop, TrailEncoder, by_name, from_model, replay
+from passcheck.tir.analysis import (
+    Bind,
+    Encoder,
+    EvalError,
+    Guard,
+    Loop,
+    TrailEncoder,
+    by_name,
+    from_model,
+    key,
+    replay,
+)
 
 
 def _int(v: int) -> tirx.IntImm:
