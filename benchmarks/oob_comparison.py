@@ -29,7 +29,7 @@ import tvm  # noqa: E402
 import tvm_ffi  # noqa: E402
 from tvm import s_tir, sym, tirx  # noqa: E402
 
-from passcheck.tir.analysis.bounds import check_bounds  # noqa: E402
+from passcheck.tir.analysis import check_bounds  # noqa: E402
 from passcheck.tir.lowering import has_blocks, lower_to_loops  # noqa: E402
 from tests.tir.oob_corpus import CASES  # noqa: E402
 

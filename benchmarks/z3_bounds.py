@@ -50,7 +50,7 @@ class Row:
 def _chunk(n: int, seed: int, out: list[Row]) -> int:
     """Draw ``n`` schedule examples and time the bounds check of each; returns how many did
     not apply. Rows are appended as they come (a crash keeps what was measured)."""
-    from passcheck.tir.analysis.bounds import check_bounds
+    from passcheck.tir.analysis import check_bounds
     from passcheck.tir.lowering import lower_to_loops
 
     subject = tir_subject("schedule")

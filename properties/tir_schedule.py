@@ -23,7 +23,7 @@ RESTRICTING = {"decompose_padding", "rolling_buffer"}
 
 
 def _domains(case: Any, which: str = "after") -> Any:
-    from passcheck.tir.analysis.domain import check_domains
+    from passcheck.tir.analysis import check_domains
     from passcheck.tir.kernels import shape_var_value
 
     if case.raised is not None or case.after is None:

@@ -44,7 +44,7 @@ class TirCase(Case):
 
     def bounds(self, which: str = "after") -> Any:
         """``BoundsResult`` of the lowered module."""
-        from passcheck.tir.analysis.bounds import check_bounds
+        from passcheck.tir.analysis import check_bounds
 
         return self.memo(("bounds", which), lambda: check_bounds(self.lowered(which), self.z3_timeout_ms))
 

@@ -9,7 +9,7 @@ import pytest
 from tvm import s_tir
 from tvm.script import tirx as T
 
-from passcheck.tir.analysis.domain import check_domains
+from passcheck.tir.analysis import check_domains
 
 
 @T.prim_func(s_tir=True)

@@ -22,7 +22,7 @@ from oob_corpus import sym_oob as sym_shifted
 from oob_corpus import truncmod_oob as truncmod_negative
 from tvm.script import tirx as T
 
-from passcheck.tir.analysis.bounds import check_bounds
+from passcheck.tir.analysis import check_bounds
 
 
 def _only_violation(func):  # noqa: ANN001, ANN202

@@ -1,7 +1,7 @@
 """Concrete evaluation of TIR expressions with machine semantics, in plain Python.
 
 This is deliberately a second, independent implementation of the integer semantics that
-``tir_z3`` encodes for Z3: a Z3 witness is only reported after this evaluator agrees that the
+``encode`` encodes for Z3: a Z3 witness is only reported after this evaluator agrees that the
 index really is out of bounds at that point. Integers wrap to their dtype's width; ``//`` and
 ``%`` of TIR are floordiv/floormod, ``Div``/``Mod`` truncate like C; casts narrow by wrapping.
 Division by zero and other undefined behaviour raise ``EvalError`` (never a confirmed witness).
@@ -79,7 +79,7 @@ class Evaluator:
                  known: dict[int, Any] | None = None) -> None:
         self.env: dict[int, Any] = dict(env or {})
         self.opaque: dict[int, Any] = dict(opaque or {})
-        # key(load) -> tir_tables.Table: loads whose value is the table's stored expression
+        # key(load) -> tables.Table: loads whose value is the table's stored expression
         self.known: dict[int, Any] = dict(known or {})
 
     def __call__(self, e: Any) -> Any:

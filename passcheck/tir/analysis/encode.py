@@ -40,7 +40,7 @@ class Encoder:
     free: dict[int, tuple[Any, Any]] = field(default_factory=dict)  # key(var) -> (var, term)
     opaque: dict[int, Opaque] = field(default_factory=dict)
     tag: str = ""
-    known: dict[int, Any] = field(default_factory=dict)  # key(load) -> tir_tables.Table it reads
+    known: dict[int, Any] = field(default_factory=dict)  # key(load) -> tables.Table it reads
     _memo: dict[int, Any] = field(default_factory=dict)
     _n: int = 0
 
