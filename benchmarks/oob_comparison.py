@@ -5,7 +5,7 @@ Each case is a small kernel whose truth is known by construction (the labelled c
 tests/tir/oob_corpus.py, which the tests hold passcheck to): "OOB" (some execution reads or
 writes outside a buffer) or "safe". Columns:
 
-* passcheck   -- ``z3_bounds.check_bounds`` on the lowered (block-free) function;
+* passcheck   -- ``passcheck.tir.analysis.check_bounds`` on the lowered (block-free) function;
 * OOBChecker  -- ``tvm.s_tir.analysis.OOBChecker()`` on the function as given (block IR when
                  it has blocks) and on the lowered function;
 * Analyzer    -- loop ranges + enclosing ``if`` conditions + ``Bind`` values in a

@@ -23,6 +23,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import seed as hypothesis_seed  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from passcheck.core.errors import Discard, GeneratorRejected  # noqa: E402
@@ -77,8 +78,7 @@ def _chunk(n: int, seed: int, out: list[Row]) -> int:
         out.append(Row((time.perf_counter() - t0) * 1000, ex.spec.short(), res.accesses, res.by_intervals,
                        res.queries, len(res.violations), len(res.unknown), res.summary()))
 
-    body._hypothesis_internal_use_seed = seed  # type: ignore[attr-defined]
-    body()
+    hypothesis_seed(seed)(body)()
     return skipped
 
 

@@ -27,10 +27,6 @@ class Site:
     realize: Any
     trail: Trail
 
-    @property
-    def iter_names(self) -> tuple[str, ...]:
-        return tuple(iv.var.name for iv in self.block.iter_vars)
-
     def bindings(self) -> dict[str, Any]:
         """The value bound to each of the block's iterators here, by iterator name."""
         return {iv.var.name: v for iv, v in zip(self.block.iter_vars, self.realize.iter_values, strict=True)}
