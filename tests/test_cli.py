@@ -250,21 +250,24 @@ def test_custom_tir_pass_as_import_spec(tmp_path: Path) -> None:
 def test_findings_quoting_ir_keep_their_brackets() -> None:
     """rich reads `[i0]` as a markup tag: a finding printed unescaped loses its indices."""
     import io
-    from types import SimpleNamespace
 
     from rich.console import Console
 
+    from passcheck.core.engine.results import Finding, RunConfig, RunResult
+    from passcheck.core.outcome import Verdict
     from passcheck.integrations.report import render_table
 
     msg = "load X[i0] (shape [n]): index 0 evaluates to 5, outside [0, 5), at n=5, i0=5"
-    finding = SimpleNamespace(property="bounds_safe_z3", kind="violation", message=msg, also_failing=("a[b]",),
-                              repro="dir/[x]/repro.py", shrunk=True)
-    result = SimpleNamespace(subject_name="split", examples=1, config=SimpleNamespace(seed=0), duration_s=0.1,
-                             stats={}, rejected=0, findings=[finding])
+    finding = Finding("bounds_safe_z3", Verdict.VIOLATION, msg, None, repro="dir/[x]/repro.py", shrunk=True,
+                      also_failing=("a[b]",))
+    known = Finding("well_formed_before_after", Verdict.ILL_FORMED, "T.Buffer[(n,)]", None, repro="r.py",
+                    known_bug="test_[bug]")
+    result = RunResult(RunConfig(subject="split"), "split", [], {}, [finding, known], examples=1, duration_s=0.1)
     out = io.StringIO()
     render_table(result, Console(file=out, width=200))
     text = out.getvalue()
     assert msg in text and "a[b]" in text and "dir/[x]/repro.py" in text
+    assert "kept repro: test_[bug]" in text and "T.Buffer[(n,)]" in text
 
 
 def test_violations_of_one_cause_count_as_one_kind() -> None:
