@@ -1,10 +1,7 @@
 """The shipped properties: one module per pass or primitive family, plus generic ones.
 
 Each property is a plain function of one case, decorated with ``passcheck.prop``; copy one to
-start your own and load it with ``passcheck PASS --properties path/to/file.py``.
+start your own and load it with ``passcheck PASS --properties path/to/file.py``. passcheck
+imports every module of this package (it is registered under the ``passcheck.properties``
+entry point group): adding a module is enough.
 """
-
-from passcheck.core.registry import import_submodules
-
-# Importing the package declares every shipped property: adding a module here is enough.
-import_submodules(__name__)

@@ -4,7 +4,7 @@ The core knows no IR family by name. A family (passcheck's own ``relax`` and ``t
 third party's) is a package registered under the ``passcheck.families`` entry point group;
 importing it declares its subjects, ops, primitives and kernel kinds. Property packages
 register under ``passcheck.properties`` (passcheck's shipped properties are one), the way
-pytest finds ``pytest11`` plugins::
+pytest finds ``pytest11`` plugins; a package is imported with every module in it::
 
     [project.entry-points."passcheck.properties"]
     my_props = "my_package.passcheck_properties"
@@ -16,6 +16,7 @@ import importlib
 from importlib.metadata import EntryPoint, entry_points
 
 from passcheck.core.errors import UsageError
+from passcheck.core.registry import import_submodules
 
 FAMILY_GROUP = "passcheck.families"
 PROPERTY_GROUP = "passcheck.properties"
@@ -40,7 +41,9 @@ def _load(group: str) -> list[str]:
 
 def _import(ep: EntryPoint, group: str) -> None:
     try:
-        importlib.import_module(ep.value)
+        module = importlib.import_module(ep.value)
+        if group == PROPERTY_GROUP and hasattr(module, "__path__"):
+            import_submodules(ep.value)  # a property package: every module in it declares properties
     except UsageError as e:
         raise UsageError(f"the {group} plugin {ep.name} ({ep.value}): {e}") from None
     except Exception as e:  # noqa: BLE001 - a broken plugin is the user's environment, not passcheck
@@ -53,6 +56,6 @@ def load_families() -> list[str]:
 
 
 def load_property_packages() -> list[str]:
-    """Import every registered property package (a package's ``__init__`` imports its modules)."""
+    """Import every registered property package, with all its modules (or property module)."""
     load_families()
     return _load(PROPERTY_GROUP)

@@ -132,11 +132,12 @@ def known_subjects() -> dict[str, Subject]:
 def resolve(name: str, ir: str = "relax") -> Subject:
     """The subject for ``name`` (a declared name or alias, a name a family understands, or an
     import spec for the family ``ir``); a UsageError with a suggestion when unknown."""
-    subjects = known_subjects()
     low = name.lower()
-    for s in subjects.values():
-        if low in (n.lower() for n in s.names):
-            return s
+    # A worker has imported its subject's family already: it need not import the others.
+    for subjects in (dict(_SUBJECTS.items()), known_subjects()):
+        for s in subjects.values():
+            if low in (n.lower() for n in s.names):
+                return s
     if looks_like_spec(name):
         family = _FAMILIES.find(ir)
         if family is None:

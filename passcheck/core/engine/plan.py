@@ -29,6 +29,12 @@ class WorkerConfig:
     property_modules: tuple[str, ...]  # modules that declare them (imported by name)
     property_files: tuple[str, ...]  # user files that declare them (loaded by path)
     options: Options
+    subject_module: str = ""  # the module that declares the subject (its family is imported with it)
+
+    @property
+    def preload(self) -> tuple[str, ...]:
+        """What a worker imports before its first example (its fork server does it once)."""
+        return tuple(m for m in (self.subject_module, *self.property_modules) if m)
 
 
 @dataclass(frozen=True)
@@ -43,7 +49,7 @@ class Plan:
         modules = tuple(dict.fromkeys(p.module for p in chosen if p.origin == "module"))
         files = tuple(dict.fromkeys(str(Path(p.origin).resolve()) for p in chosen if p.origin != "module"))
         return WorkerConfig(self.subject.name, self.config.ir, self.impl, self.properties, modules, files,
-                            self.config.options)
+                            self.config.options, type(self.subject).__module__)
 
     def strategy(self) -> Any:
         return self.subject.strategy(self.config.options)

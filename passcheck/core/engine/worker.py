@@ -69,12 +69,14 @@ def serve(conn: Connection, config: WorkerConfig, log_path: str | None = None) -
 _CTX: Any = None
 
 
-def context() -> Any:
-    """A fork server with TVM preloaded: a fresh worker costs a fork, not a TVM import."""
+def context(preload: tuple[str, ...] = ()) -> Any:
+    """A fork server with TVM preloaded: a fresh worker costs a fork, not a TVM import. The
+    first call decides what it preloads (the modules the first run's workers load), since the
+    server lives as long as this process."""
     global _CTX
     if _CTX is None:
         _CTX = mp.get_context("forkserver")
-        _CTX.set_forkserver_preload(["passcheck.core.engine.preload"])
+        _CTX.set_forkserver_preload(["passcheck.core.engine.preload", *preload])
     return _CTX
 
 
@@ -129,7 +131,7 @@ class Worker:
         self.served = 0
 
     def start(self) -> None:
-        ctx = context()
+        ctx = context(self.config.preload)
         parent, child = ctx.Pipe()
         if self.log_path is None:
             fd, self.log_path = tempfile.mkstemp(prefix="passcheck-worker-", suffix=".log")
