@@ -255,7 +255,7 @@ def test_findings_quoting_ir_keep_their_brackets() -> None:
 
     from passcheck.core.engine.results import Finding, RunConfig, RunResult
     from passcheck.core.outcome import Verdict
-    from passcheck.integrations.report import render_table
+    from passcheck.integrations.reports.table import render_table
 
     msg = "load X[i0] (shape [n]): index 0 evaluates to 5, outside [0, 5), at n=5, i0=5"
     finding = Finding("bounds_safe_z3", Verdict.VIOLATION, msg, None, repro="dir/[x]/repro.py", shrunk=True,

@@ -1,4 +1,5 @@
-"""Command line: ``passcheck PASS [options]`` and ``passcheck list``.
+"""Command line: ``passcheck PASS [options]``, and the subcommands of ``integrations/commands/``
+(``passcheck list``, ...).
 
 Exit codes: 0 every property held, 1 at least one finding, 2 bad input or usage (one line),
 3 an internal error of passcheck.
@@ -10,11 +11,17 @@ import argparse
 import os
 import sys
 import traceback
-from typing import Any, NoReturn
+from typing import NoReturn
 
 from passcheck.core.errors import UsageError
-
-EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+from passcheck.integrations.commands import (
+    COMMANDS,
+    EXIT_FINDINGS,
+    EXIT_INTERNAL,
+    EXIT_OK,
+    EXIT_USAGE,
+    console,
+)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -26,7 +33,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="passcheck", description="Property-based testing of TVM passes and TIR schedule primitives.")
     p.add_argument("target", metavar="PASS",
                    help="a pass name (FuseOps, FoldConstant, AlterOpLayout, SimplifyInference, any relax.transform "
-                        "pass), a TIR primitive (split, fuse, ..., schedule), an import spec module:attr, or `list`")
+                        "pass), a TIR primitive (split, fuse, ..., schedule), an import spec module:attr, or a "
+                        "command: " + ", ".join(COMMANDS.names()))
     p.add_argument("--examples", type=int, default=100, help="examples to generate (default 100)")
     p.add_argument("--seed", type=int, default=0, help="Hypothesis seed (runs are deterministic per seed)")
     p.add_argument("--impl", metavar="SPEC", help="module:attr or path/to/file.py:attr: a Pass (or a zero-argument "
@@ -36,7 +44,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="load extra properties from a Python file")
     p.add_argument("--timeout", type=float, default=60.0, help="seconds per example before it counts as a hang")
     p.add_argument("--shrink-time", type=float, default=120.0, help="seconds to spend shrinking findings")
-    p.add_argument("--report", metavar="json:PATH", help="write a JSON report")
+    p.add_argument("--report", action="append", default=[], metavar="FORMAT:PATH",
+                   help="write a report (json:PATH; repeatable)")
     p.add_argument("--ir", default="relax", help="IR family (relax, tir) when PASS is an import spec")
     p.add_argument("--findings-dir", default="passcheck-findings", help="where repro scripts are written")
     p.add_argument("--allow-nan", action="store_true", help="also feed NaN/Inf input values")
@@ -46,88 +55,33 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def _console() -> Any:
-    from rich.console import Console
-
-    probe = Console()
-    # Piped output (CI logs, files) gets a wide table instead of rich's 80-column default.
-    return probe if probe.is_terminal else Console(width=140)
-
-
-def _list(args: list[str]) -> int:
-    from rich.markup import escape
-    from rich.table import Table
-
-    from passcheck.core import property as props
-    from passcheck.core.subject import known_subjects
-
-    props.load_builtin()
-    console = _console()
-    t = Table(title="passes and primitives")
-    for col in ("name", "ir", "aliases", "what"):
-        t.add_column(col)
-    for s in known_subjects().values():
-        t.add_row(escape(s.name), s.ir, escape(", ".join(a for a in s.aliases if "." not in a)), escape(s.summary))
-    console.print(t)
-    console.print("Any other relax.transform pass also runs by name, with the generic properties.")
-    if "--ops" in args or "-v" in args:
-        from passcheck.relax.ops import op_registry
-
-        ops = op_registry()
-        ot = Table(title=f"Relax op vocabulary ({len(ops)} ops)")
-        for col in ("op", "Relax operator", "pattern", "float16", "symbolic dims", "tags"):
-            ot.add_column(col)
-        for name, o in sorted(ops.items()):
-            ot.add_row(escape(name), escape(o.relax_op), o.pattern, "yes" if o.float16 else "no",
-                       "yes" if o.symbolic else "no", escape(", ".join(sorted(o.tags))))
-        console.print(ot)
-    if "--known" in args or "-v" in args:
-        from passcheck.core.known import KNOWN_BUGS
-
-        kt = Table(title=f"known TVM bugs ({len(KNOWN_BUGS)} kept repros)")
-        for col in ("kept repro", "subjects", "properties", "what goes wrong"):
-            kt.add_column(col)
-        for b in KNOWN_BUGS.values():
-            kt.add_row(escape(b.name), escape(", ".join(b.subjects) or "any"),
-                       escape(", ".join(b.properties) or "any"), escape(b.note))
-        console.print(kt)
-    if "--properties" in args or "-v" in args:
-        pt = Table(title="properties")
-        for col in ("property", "ir", "applies to", "invariant"):
-            pt.add_column(col)
-        for p in props.all_properties():
-            pt.add_row(escape(p.name), p.ir, "every pass" if p.generic else escape(", ".join(p.passes)),
-                       escape((p.doc.splitlines() or [""])[0]))
-        console.print(pt)
-    return EXIT_OK
-
-
 def _run(ns: argparse.Namespace) -> int:
     from rich.markup import escape
 
     from passcheck.core.engine.results import RunConfig
     from passcheck.core.engine.run import run
     from passcheck.core.subject import Options
-    from passcheck.integrations.report import parse_report_spec, render_table, write_report
+    from passcheck.integrations.reports import parse_report_spec, write_report
+    from passcheck.integrations.reports.table import render_table
 
     if ns.examples < 1:
         raise UsageError("--examples must be at least 1")
     if ns.timeout <= 0:
         raise UsageError("--timeout must be positive (seconds)")
-    if ns.report:
-        parse_report_spec(ns.report)
-    console = _console()
+    for spec in ns.report:
+        parse_report_spec(spec)
+    out = console()
     config = RunConfig(subject=ns.target, ir=ns.ir, impl=ns.impl, examples=ns.examples, seed=ns.seed,
                        properties=tuple(ns.property), property_files=tuple(ns.properties), timeout=ns.timeout,
                        shrink_seconds=ns.shrink_time, findings_dir=ns.findings_dir, ignore_known=ns.ignore_known,
                        options=Options(allow_special_values=ns.allow_nan, impl=ns.impl))
-    show = not ns.no_progress and console.is_terminal
+    show = not ns.no_progress and out.is_terminal
     if show:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
         with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                       TextColumn("findings: {task.fields[findings]}"), TimeElapsedColumn(),
-                      console=console, transient=True) as bar:
+                      console=out, transient=True) as bar:
             task = bar.add_task(f"{ns.target}", total=ns.examples, findings=0)
 
             def progress(phase: str, done: int, total: int, findings: int) -> None:
@@ -139,22 +93,18 @@ def _run(ns: argparse.Namespace) -> int:
             result = run(config, progress)
     else:
         result = run(config)
-    render_table(result, console)
-    if ns.report:
-        path = write_report(result, ns.report)
-        console.print(f"report: {escape(str(path))}")
+    render_table(result, out)
+    for spec in ns.report:
+        out.print(f"report: {escape(str(write_report(result, spec)))}")
     return EXIT_OK if result.ok else EXIT_FINDINGS
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
-        if argv and argv[0] == "list":
-            return _list(argv[1:])
-        ns = build_parser().parse_args(argv)
-        if ns.target == "list":
-            return _list([])
-        return _run(ns)
+        if argv and argv[0] in COMMANDS:
+            return COMMANDS.get(argv[0])(argv[1:])
+        return _run(build_parser().parse_args(argv))
     except UsageError as e:
         print(f"passcheck: error: {e}", file=sys.stderr)
         return EXIT_USAGE

@@ -1,30 +1,8 @@
-"""Reports of a run: the closing table (rich) and the JSON report."""
+"""The closing table of a run (rich), printed by the CLI."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Any
-
-from passcheck.core.errors import UsageError
-
-
-def to_json(result: Any) -> dict[str, Any]:
-    return result.to_dict()
-
-
-def parse_report_spec(spec: str) -> tuple[str, Path]:
-    fmt, sep, path = spec.partition(":")
-    if not sep or fmt != "json" or not path:
-        raise UsageError(f"--report {spec}: expected json:PATH (e.g. --report json:report.json)")
-    return fmt, Path(path)
-
-
-def write_report(result: Any, spec: str) -> Path:
-    _, path = parse_report_spec(spec)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(to_json(result), indent=2))
-    return path
 
 
 def render_table(result: Any, console: Any) -> None:

@@ -1,0 +1,55 @@
+"""``passcheck list``: passes and primitives; ``--properties``, ``--ops``, ``--known``, ``-v`` for all."""
+
+from __future__ import annotations
+
+from passcheck.integrations.commands import EXIT_OK, command, console
+
+
+@command("list")
+def list_command(args: list[str]) -> int:
+    """passcheck list [--properties] [--ops] [--known] [-v]: what passcheck knows by name."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    from passcheck.core import property as props
+    from passcheck.core.subject import known_subjects
+
+    props.load_builtin()
+    out = console()
+    t = Table(title="passes and primitives")
+    for col in ("name", "ir", "aliases", "what"):
+        t.add_column(col)
+    for s in known_subjects().values():
+        t.add_row(escape(s.name), s.ir, escape(", ".join(a for a in s.aliases if "." not in a)), escape(s.summary))
+    out.print(t)
+    out.print("Any other relax.transform pass also runs by name, with the generic properties.")
+    if "--ops" in args or "-v" in args:
+        from passcheck.relax.ops import op_registry
+
+        ops = op_registry()
+        ot = Table(title=f"Relax op vocabulary ({len(ops)} ops)")
+        for col in ("op", "Relax operator", "pattern", "float16", "symbolic dims", "tags"):
+            ot.add_column(col)
+        for name, o in sorted(ops.items()):
+            ot.add_row(escape(name), escape(o.relax_op), o.pattern, "yes" if o.float16 else "no",
+                       "yes" if o.symbolic else "no", escape(", ".join(sorted(o.tags))))
+        out.print(ot)
+    if "--known" in args or "-v" in args:
+        from passcheck.core.known import KNOWN_BUGS
+
+        kt = Table(title=f"known TVM bugs ({len(KNOWN_BUGS)} kept repros)")
+        for col in ("kept repro", "subjects", "properties", "what goes wrong"):
+            kt.add_column(col)
+        for b in KNOWN_BUGS.values():
+            kt.add_row(escape(b.name), escape(", ".join(b.subjects) or "any"),
+                       escape(", ".join(b.properties) or "any"), escape(b.note))
+        out.print(kt)
+    if "--properties" in args or "-v" in args:
+        pt = Table(title="properties")
+        for col in ("property", "ir", "applies to", "invariant"):
+            pt.add_column(col)
+        for p in props.all_properties():
+            pt.add_row(escape(p.name), p.ir, "every pass" if p.generic else escape(", ".join(p.passes)),
+                       escape((p.doc.splitlines() or [""])[0]))
+        out.print(pt)
+    return EXIT_OK
