@@ -6,6 +6,7 @@ import importlib
 import importlib.util
 import sys
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from passcheck.core.errors import UsageError
@@ -13,6 +14,25 @@ from passcheck.core.errors import UsageError
 
 def looks_like_spec(text: str) -> bool:
     return ":" in text or text.endswith(".py")
+
+
+def module_name_for(path: Path, prefix: str) -> str:
+    """The module name a user's file is loaded under (one per file, stable within a process)."""
+    return f"{prefix}_{abs(hash(str(path.resolve())))}"
+
+
+def module_from_path(path: Path, prefix: str, not_python: str) -> ModuleType:
+    """Execute a user's Python file as a module (registered in ``sys.modules`` first, so its
+    classes pickle); ``not_python`` is the usage error when it is not loadable as Python.
+    Exceptions its code raises propagate: the caller words them for its option."""
+    name = module_name_for(path, prefix)
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise UsageError(not_python)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
 
 
 def load_object(spec: str, what: str = "--impl") -> Any:
@@ -26,13 +46,7 @@ def load_object(spec: str, what: str = "--impl") -> Any:
             path = Path(mod_part)
             if not path.is_file():
                 raise UsageError(f"{what} {spec}: no such file {mod_part}")
-            name = f"passcheck_impl_{abs(hash(str(path.resolve())))}"
-            ispec = importlib.util.spec_from_file_location(name, path)
-            if ispec is None or ispec.loader is None:
-                raise UsageError(f"{what} {spec}: {mod_part} is not a Python file")
-            module = importlib.util.module_from_spec(ispec)
-            sys.modules[name] = module
-            ispec.loader.exec_module(module)
+            module = module_from_path(path, "passcheck_impl", f"{what} {spec}: {mod_part} is not a Python file")
         else:
             module = importlib.import_module(mod_part)
     except UsageError:

@@ -22,15 +22,13 @@ and the files given with ``--properties``.
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import inspect
-import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from passcheck.core.errors import UsageError
+from passcheck.core.loading import module_from_path, module_name_for
 
 PropertyFn = Callable[..., object]
 
@@ -141,14 +139,9 @@ def load_file(path: str | Path) -> list[str]:
     if not p.is_file():
         raise UsageError(f"--properties {path}: no such file; give the path to a .py file with @prop functions")
     before = set(_REGISTRY)
-    modname = f"passcheck_user_properties_{abs(hash(str(p.resolve())))}"
-    spec = importlib.util.spec_from_file_location(modname, p)
-    if spec is None or spec.loader is None:
-        raise UsageError(f"--properties {path}: not a Python module; give a .py file")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[modname] = module
+    modname = module_name_for(p, "passcheck_user_properties")
     try:
-        spec.loader.exec_module(module)
+        module_from_path(p, "passcheck_user_properties", "not a Python module; give a .py file")
     except UsageError as e:
         raise UsageError(f"--properties {path}: {e}") from None
     except Exception as e:  # noqa: BLE001 - any error in user code is bad input

@@ -13,7 +13,7 @@ from hypothesis import assume
 from hypothesis import strategies as st
 
 from passcheck.tir.kernels.legalized import LegalizedOp, register_op
-from passcheck.tir.kernels.spec import EXTENTS, PrimFuncSpec
+from passcheck.tir.kernels.spec import EXTENTS, PrimFuncSpec, extents
 
 # --------------------------------------------------------------------------------------------
 # Strategies: (input shape, attrs); ops of one family share one
@@ -26,24 +26,20 @@ def _out_extent(size: int, k: int, stride: int, dil: int, pad_lo: int, pad_hi: i
     return (size + pad_lo + pad_hi - dil * (k - 1) - 1) // stride + 1
 
 
-def _nd(lo: int, hi: int) -> st.SearchStrategy[tuple[int, ...]]:
-    return st.lists(_E, min_size=lo, max_size=hi).map(tuple)
-
-
 @st.composite
 def _add(draw: st.DrawFn) -> Any:
-    s = draw(_nd(1, 3))
+    s = draw(extents(1, 3))
     return s, (("bdims", tuple(draw(st.lists(st.booleans(), min_size=len(s), max_size=len(s))))),)
 
 
 @st.composite
 def _rows(draw: st.DrawFn) -> Any:
-    return draw(_nd(2, 2)), ()
+    return draw(extents(2, 2)), ()
 
 
 @st.composite
 def _reduce(draw: st.DrawFn) -> Any:
-    s = draw(_nd(2, 3))
+    s = draw(extents(2, 3))
     k = draw(st.integers(1, len(s) - 1))
     axes = tuple(sorted(draw(st.lists(st.integers(1, len(s) - 1), min_size=k, max_size=k, unique=True))))
     return s, (("axes", axes),)
@@ -51,18 +47,18 @@ def _reduce(draw: st.DrawFn) -> Any:
 
 @st.composite
 def _matmul(draw: st.DrawFn) -> Any:
-    return draw(_nd(2, 3)), (("n", draw(_E)),)
+    return draw(extents(2, 3)), (("n", draw(_E)),)
 
 
 @st.composite
 def _permute(draw: st.DrawFn) -> Any:
-    s = draw(_nd(2, 3))
+    s = draw(extents(2, 3))
     return s, (("perm", tuple(draw(st.permutations(range(len(s)))))),)
 
 
 @st.composite
 def _reshape(draw: st.DrawFn) -> Any:
-    s = draw(_nd(2, 3))
+    s = draw(extents(2, 3))
     total = 1
     for d in s:
         total *= d
@@ -72,7 +68,7 @@ def _reshape(draw: st.DrawFn) -> Any:
 
 @st.composite
 def _strided_slice(draw: st.DrawFn) -> Any:
-    s = draw(_nd(2, 2))
+    s = draw(extents(2, 2))
     ax = draw(st.integers(0, 1))
     n = s[ax]
     begin = draw(st.integers(0, n - 1))
@@ -82,25 +78,25 @@ def _strided_slice(draw: st.DrawFn) -> Any:
 
 @st.composite
 def _concat(draw: st.DrawFn) -> Any:
-    s = draw(_nd(2, 3))
+    s = draw(extents(2, 3))
     return s, (("axis", draw(st.integers(0, len(s) - 1))), ("other", draw(_E)))
 
 
 @st.composite
 def _flip(draw: st.DrawFn) -> Any:
-    s = draw(_nd(1, 3))
+    s = draw(extents(1, 3))
     return s, (("axis", draw(st.integers(0, len(s) - 1))),)
 
 
 @st.composite
 def _tile(draw: st.DrawFn) -> Any:
-    s = draw(_nd(1, 2))
+    s = draw(extents(1, 2))
     return s, (("repeats", tuple(draw(st.integers(1, 3)) for _ in s)),)
 
 
 @st.composite
 def _pad(draw: st.DrawFn) -> Any:
-    s = draw(_nd(2, 2))
+    s = draw(extents(2, 2))
     return s, (("pad_width", tuple(draw(st.integers(0, 2)) for _ in range(4))),)
 
 

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 from hypothesis import strategies as st
 
-from passcheck.tir.kernels.spec import EXTENTS, PrimFuncSpec, Shaped, StageInfo, register_kind
+from passcheck.tir.kernels.spec import PrimFuncSpec, Shaped, StageInfo, extents, register_kind
 from passcheck.tir.kernels.te_builder import TeBuilder, TeKind
 
 
@@ -22,7 +22,7 @@ class Elementwise(TeKind):
     @staticmethod
     @st.composite
     def shapes(draw: st.DrawFn) -> Shaped:
-        shape = tuple(draw(st.lists(st.sampled_from(EXTENTS), min_size=1, max_size=3)))
+        shape = draw(extents(1, 3))
         return shape, (("depth", draw(st.integers(1, 3))),)
 
     def core_stages(self, spec: PrimFuncSpec) -> list[StageInfo]:
@@ -54,7 +54,7 @@ class Broadcast(TeKind):
     @staticmethod
     @st.composite
     def shapes(draw: st.DrawFn) -> Shaped:
-        shape = tuple(draw(st.lists(st.sampled_from(EXTENTS), min_size=1, max_size=3)))
+        shape = draw(extents(1, 3))
         mask = tuple(draw(st.lists(st.booleans(), min_size=len(shape), max_size=len(shape))))
         return shape, (("bdims", mask),)
 
@@ -82,7 +82,7 @@ class Transpose(TeKind):
     @staticmethod
     @st.composite
     def shapes(draw: st.DrawFn) -> Shaped:
-        shape = tuple(draw(st.lists(st.sampled_from(EXTENTS), min_size=2, max_size=3)))
+        shape = draw(extents(2, 3))
         perm = tuple(draw(st.permutations(range(len(shape)))))
         return shape, (("perm", perm),)
 
@@ -112,7 +112,7 @@ class Reshape(TeKind):
     @staticmethod
     @st.composite
     def shapes(draw: st.DrawFn) -> Shaped:
-        shape = tuple(draw(st.lists(st.sampled_from(EXTENTS), min_size=1, max_size=3)))
+        shape = draw(extents(1, 3))
         total = int(np.prod(shape))
         divisors = [d for d in range(1, total + 1) if total % d == 0]
         first = draw(st.sampled_from(divisors))
@@ -152,7 +152,7 @@ class Pad(TeKind):
     @staticmethod
     @st.composite
     def shapes(draw: st.DrawFn) -> Shaped:
-        shape = tuple(draw(st.lists(st.sampled_from(EXTENTS), min_size=1, max_size=3)))
+        shape = draw(extents(1, 3))
         pads = tuple(
             (draw(st.integers(0, 3)), draw(st.integers(0, 3))) for _ in shape
         )

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 from hypothesis import strategies as st
 
-from passcheck.tir.kernels.spec import EXTENTS, PrimFuncSpec, Shaped, StageInfo, register_kind
+from passcheck.tir.kernels.spec import EXTENTS, PrimFuncSpec, Shaped, StageInfo, extents, register_kind
 from passcheck.tir.kernels.te_builder import TeBuilder, TeKind
 
 
@@ -20,7 +20,7 @@ class Reduce(TeKind):
     @staticmethod
     @st.composite
     def shapes(draw: st.DrawFn) -> Shaped:
-        shape = tuple(draw(st.lists(st.sampled_from(EXTENTS), min_size=2, max_size=4)))
+        shape = draw(extents(2, 4))
         k = draw(st.integers(1, min(3, len(shape) - 1)))
         axes = tuple(sorted(draw(st.lists(st.integers(0, len(shape) - 1), min_size=k, max_size=k, unique=True))))
         return shape, (("axes", axes), ("op", draw(st.sampled_from(("sum", "max")))))

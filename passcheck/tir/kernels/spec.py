@@ -27,6 +27,11 @@ from passcheck.core.errors import GeneratorRejected
 EXTENTS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 16, 17)
 SHAPE_VAR = "n"
 
+def extents(min_rank: int, max_rank: int) -> st.SearchStrategy[tuple[int, ...]]:
+    """A shape of ``min_rank``..``max_rank`` dims drawn from ``EXTENTS``."""
+    return st.lists(st.sampled_from(EXTENTS), min_size=min_rank, max_size=max_rank).map(tuple)
+
+
 Shaped = tuple[tuple[int, ...], tuple[tuple[str, Any], ...]]  # what a kind's strategy draws: (shape, attrs)
 
 
