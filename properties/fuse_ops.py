@@ -30,7 +30,7 @@ def every_op_fused(case) -> None:
         discard("the pass raised")
     from tvm import relax
 
-    main = case.after["main"]
+    main = case.after[case.entry]
     for call in _calls(main):
         op = call.op
         if isinstance(op, relax.GlobalVar):

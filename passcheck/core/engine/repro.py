@@ -45,7 +45,12 @@ def example_source(example: Any) -> tuple[str, str]:
         imports.append(f"from {c.__module__} import {c.__name__}")
     try:
         if eval(text, ns) == example:  # noqa: S307 - our own repr
-            return "\n".join(imports), _wrap(text)
+            wrapped = _wrap(text)
+            try:  # a break inside a string literal (a given module's script) does not parse
+                same = eval(wrapped, ns) == example  # noqa: S307
+            except SyntaxError:
+                same = False
+            return "\n".join(imports), wrapped if same else text
     except Exception:  # noqa: BLE001
         pass
     blob = base64.b64encode(pickle.dumps(example)).decode()
