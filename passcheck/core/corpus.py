@@ -85,6 +85,18 @@ def parse(script: str) -> Any:
     return as_irmodule(tvm.script.from_source(script))
 
 
+_FLOAT_NAME = re.compile(r"([\"'])b?float(16|32)\1")
+_FLOAT_CTOR = re.compile(r"\bT\.b?float(16|32)\(")
+
+
+def widen_floats(script: str) -> str | None:
+    """The TVMScript with every float type widened to float64 (the reference a given module's
+    outputs are bounded by); None when it holds tensor constants (their bytes are float32)."""
+    if "metadata[" in script:
+        return None
+    return _FLOAT_CTOR.sub("T.float64(", _FLOAT_NAME.sub('"float64"', script))
+
+
 def _exec_python(path: Path) -> tuple[Any, str]:
     """(the module the file defines under one of ENTRY_NAMES, its name), or (None, why)."""
     name = f"passcheck_corpus_{abs(hash(str(path.resolve())))}"
@@ -209,4 +221,7 @@ def corpus_for(paths: tuple[str, ...] | list[str], subject: str, ir: str = "rela
     from passcheck.core.subject import resolve
 
     s = resolve(subject, ir)
+    if not getattr(s, "accepts_corpus", True):
+        raise UsageError(f"--corpus: {s.name} draws its own schedule steps and takes no given module; use a "
+                         "TIR pass (--ir tir path.py:make_pass) or `passcheck verify FILE`")
     return load_corpus(paths, s.ir, s.names)

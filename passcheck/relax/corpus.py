@@ -20,29 +20,17 @@ are often indices) and bools are random.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import numpy as np
 
 from passcheck.core.case import Case
-from passcheck.core.corpus import CorpusModule, parse
+from passcheck.core.corpus import CorpusModule, parse, widen_floats
 from passcheck.core.errors import Discard, Unknown
 from passcheck.core.rounding import Approx
 from passcheck.relax import execution
 from passcheck.relax.case import RelaxCase
 from passcheck.relax.tolerance import Mismatch, compare
-
-_FLOAT_NAME = re.compile(r"([\"'])b?float(16|32)\1")
-_FLOAT_CTOR = re.compile(r"\bT\.b?float(16|32)\(")
-
-
-def widen_floats(script: str) -> str | None:
-    """The TVMScript with every float type widened to float64; None when it holds tensor
-    constants (their bytes are float32)."""
-    if "metadata[" in script:
-        return None
-    return _FLOAT_CTOR.sub("T.float64(", _FLOAT_NAME.sub('"float64"', script))
 
 
 def entry_function(mod: Any) -> str:
