@@ -45,7 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--timeout", type=float, default=60.0, help="seconds per example before it counts as a hang")
     p.add_argument("--shrink-time", type=float, default=120.0, help="seconds to spend shrinking findings")
     p.add_argument("--report", action="append", default=[], metavar="FORMAT:PATH",
-                   help="write a report (json:PATH; repeatable)")
+                   help="write a report: json:PATH or junit:PATH (JUnit XML for CI); repeatable")
     p.add_argument("--corpus", action="append", default=[], metavar="PATH",
                    help="also check these modules, first: TVMScript, a Python file defining mod/Before/before, "
                         "a saved finding, or a directory of them (repeatable)")
