@@ -46,6 +46,9 @@ class CorpusModule:
 class Corpus:
     examples: list[Any] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (path, why)
+    # origin -> the IRModule as loaded here (``verify`` checks it in this process, so a module
+    # whose TVMScript does not parse back is still checked)
+    modules: dict[str, Any] = field(default_factory=dict)
 
 
 def _first_line(e: BaseException) -> str:
@@ -118,7 +121,8 @@ def _exec_python(path: Path) -> tuple[Any, str]:
     return None, f"it defines none of {', '.join(ENTRY_NAMES)} as an IRModule or PrimFunc"
 
 
-def _load_module_file(path: Path, seed: int) -> CorpusModule:
+def _load_module_file(path: Path, seed: int, round_trip: bool = True,
+                      loaded: dict[str, Any] | None = None) -> CorpusModule:
     text = path.read_text()
     mod, why = _exec_python(path)
     origin = str(path)
@@ -133,14 +137,17 @@ def _load_module_file(path: Path, seed: int) -> CorpusModule:
     else:
         origin = f"{path}:{why}"
     script = script_of(mod)
-    try:
-        parse(script)
-    except Exception as e:  # noqa: BLE001 - the module must cross to the worker as text
-        raise ValueError(f"its TVMScript does not parse back ({_first_line(e)})") from None
+    if loaded is not None:
+        loaded[origin] = mod
+    if round_trip:
+        try:
+            parse(script)
+        except Exception as e:  # noqa: BLE001 - the module must cross to the worker as text
+            raise ValueError(f"its TVMScript does not parse back ({_first_line(e)})") from None
     return CorpusModule(script, origin, module_ir(mod), seed)
 
 
-def _load_finding(directory: Path, subject_names: tuple[str, ...], seed: int) -> Any:
+def _load_finding(directory: Path, subject_names: tuple[str, ...], seed: int, **kw: Any) -> Any:
     repro = directory / "repro.py"
     text = repro.read_text()
     found = re.search(r"recheck\(subject=('[^']*'|\"[^\"]*\")", text)
@@ -158,7 +165,7 @@ def _load_finding(directory: Path, subject_names: tuple[str, ...], seed: int) ->
     source = directory / "input_ir.py"
     if not source.is_file():
         raise ValueError("a saved finding of another pass without input_ir.py")
-    return _load_module_file(source, seed)
+    return _load_module_file(source, seed, **kw)
 
 
 def _is_finding(path: Path) -> bool:
@@ -166,15 +173,17 @@ def _is_finding(path: Path) -> bool:
     return repro.is_file() and _REPRO_MARK in repro.read_text()
 
 
-def load_corpus(paths: tuple[str, ...] | list[str], ir: str, subject_names: tuple[str, ...] = (),
-                seed: int = 0) -> Corpus:
+def load_corpus(paths: tuple[str, ...] | list[str], ir: str | None, subject_names: tuple[str, ...] = (),
+                seed: int = 0, what: str = "--corpus", round_trip: bool = True) -> Corpus:
     """The examples the files under ``paths`` give for a subject of family ``ir`` (modules of
-    the other family are skipped, with the reason)."""
+    the other family are skipped, with the reason; ``ir=None`` takes every module).
+    ``round_trip=False``: a module whose TVMScript does not parse back is kept (in-process use)."""
     corpus = Corpus()
+    kw = {"round_trip": round_trip, "loaded": corpus.modules}
 
     def take(item: Any, path: Path) -> None:
         item_ir = getattr(item, "ir", ir)
-        if item_ir != ir:
+        if ir is not None and item_ir != ir:
             corpus.skipped.append((str(path), f"a {item_ir} module; the subject is a {ir} transformation"))
         else:
             corpus.examples.append(item)
@@ -182,25 +191,27 @@ def load_corpus(paths: tuple[str, ...] | list[str], ir: str, subject_names: tupl
     for p in paths:
         path = Path(p)
         if not path.exists():
-            raise UsageError(f"--corpus {p}: no such file or directory")
+            raise UsageError(f"{what} {p}: no such file or directory")
         if path.is_file() or _is_finding(path):
             try:
-                item = _load_finding(path, subject_names, seed) if path.is_dir() else _load_module_file(path, seed)
+                item = (_load_finding(path, subject_names, seed, **kw) if path.is_dir()
+                        else _load_module_file(path, seed, **kw))
             except ValueError as e:
-                raise UsageError(f"--corpus {p}: {e}; give TVMScript, or a Python file that defines "
+                raise UsageError(f"{what} {p}: {e}; give TVMScript, or a Python file that defines "
                                  f"{' / '.join(ENTRY_NAMES)}") from None
             take(item, path)
             continue
         before = len(corpus.examples) + len(corpus.skipped)
         for f in _walk(path):
             try:
-                item = _load_finding(f, subject_names, seed) if f.is_dir() else _load_module_file(f, seed)
+                item = (_load_finding(f, subject_names, seed, **kw) if f.is_dir()
+                        else _load_module_file(f, seed, **kw))
             except (ValueError, OSError, UnicodeDecodeError) as e:
                 corpus.skipped.append((str(f), str(e)))
                 continue
             take(item, f)
         if len(corpus.examples) + len(corpus.skipped) == before:
-            raise UsageError(f"--corpus {p}: no .py or .tvmscript file in it")
+            raise UsageError(f"{what} {p}: no .py or .tvmscript file in it")
     return corpus
 
 
