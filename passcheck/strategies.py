@@ -29,7 +29,8 @@ def relax_graph_specs(ops: Iterable[str] | None = None, dtypes: Iterable[str] = 
                       symbolic: bool = False, max_ops: int = 6) -> st.SearchStrategy[Any]:
     """Plain-data Relax graphs (``GraphSpec``: ops, shapes, attributes, seeds) over the op
     vocabulary (``passcheck list --ops``); ``relax_graphs`` builds them."""
-    from passcheck.relax.graphs import GraphBias, relax_graphs as _graphs
+    from passcheck.relax.graphs import GraphBias
+    from passcheck.relax.graphs import relax_graphs as _graphs
     from passcheck.relax.ops import op_registry
 
     known = sorted(op_registry())

@@ -48,7 +48,7 @@ def pytest_addoption(parser: Any) -> None:
                     help="with --passcheck: where repros go (default passcheck-findings)")
 
 
-def pytest_ignore_collect(collection_path: Path, config: Any) -> bool | None:
+def pytest_ignore_collect(config: Any) -> bool | None:
     # ``pytest --passcheck PASS`` runs passcheck's items alone, wherever it is started.
     return True if config.getoption("--passcheck") else None
 
