@@ -115,3 +115,18 @@ def test_bad_corpus_input_is_one_line(tmp_path: Path) -> None:
     proc = subprocess.run([str(Path(sys.executable).parent / "passcheck"), "split", "--corpus", str(TIR)],
                           capture_output=True, text=True)
     assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+
+
+TVM = ROOT / "tests" / "fixtures" / "tvm_corpus"
+
+
+@pytest.mark.parametrize("subject, folder, ir, held", [
+    ("DeadCodeElimination", "relax/DeadCodeElimination", "relax", 6),
+    ("FuseOps", "relax/FuseOps", "relax", 13),
+    ("tvm.s_tir.transform:LowerOpaqueBlock", "s_tir/LowerOpaqueBlock", "tir", 10),
+])
+def test_tvm_pass_test_modules_hold(subject: str, folder: str, ir: str, held: int, tmp_path: Path) -> None:
+    """TVM's own Before modules (benchmarks/corpus_report.py runs every folder)."""
+    r = passcheck.check(subject, ir=ir, examples=0, corpus=[str(TVM / folder)], findings_dir=str(tmp_path))
+    assert r.ok, [f.message[:300] for f in r.findings]
+    assert r.examples == held

@@ -63,12 +63,14 @@ def module_ir(mod: Any) -> str:
 
 
 def as_irmodule(obj: Any) -> Any:
-    """An IRModule for what a file defined (an IRModule, or a PrimFunc that becomes ``main``)."""
+    """An IRModule for what a file defined (an IRModule, or a function that becomes ``main``)."""
     import tvm
-    from tvm import tirx
+    from tvm import relax, tirx
 
     if isinstance(obj, tvm.IRModule):
         return obj
+    if isinstance(obj, relax.Function):
+        return tvm.IRModule({"main": obj.with_attr("global_symbol", "main")})
     if isinstance(obj, tirx.PrimFunc):
         return tvm.IRModule({"main": obj.with_attr("global_symbol", "main")})
     return None

@@ -14,8 +14,9 @@ inputs:
   constants, or it does not build in float64) leaves such a difference *unknown*.
 
 Inputs are drawn for the entry function's signature from the example's seed: symbolic dims
-take a value in 1..4 (one per name), floats are uniform in [-1, 1], integers are 0 or 1 (they
-are often indices) and bools are random.
+take a value in 1..4 (one per name), floats are uniform in [-1, 1], bools are random, and
+integers are 1: they are often indices, strides or divisors, where 0 or a larger value can make
+the module itself divide by zero or read out of bounds (undefined before any pass runs).
 """
 
 from __future__ import annotations
@@ -78,7 +79,7 @@ def _values(shape: tuple[int, ...], dtype: str, rng: np.random.Generator) -> np.
     if dtype == "bool":
         return rng.integers(0, 2, size=shape).astype(bool)
     if dtype.startswith(("int", "uint")):
-        return rng.integers(0, 2, size=shape).astype(dtype)
+        return np.ones(shape, dtype=dtype)
     return rng.uniform(-1.0, 1.0, size=shape).astype(dtype)
 
 
