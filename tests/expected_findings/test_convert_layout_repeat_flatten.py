@@ -17,7 +17,7 @@ from known_bug_check import assert_recognised
 from passcheck.core.corpus import load_corpus
 from passcheck.core.engine.repro import recheck
 
-MODULE = Path(__file__).resolve().parents[1] / "fixtures/tvm_corpus/relax/AlterOpLayout/test_conv2d_repeat_flatten.py"
+MODULE = Path(__file__).resolve().parents[1] / "fixtures/tvm_corpus/relax/AlterOpLayout/conv2d_repeat_flatten.py"
 
 
 def _example():  # noqa: ANN202

@@ -18,7 +18,7 @@ from known_bug_check import assert_recognised
 from passcheck.core.corpus import load_corpus
 from passcheck.core.engine.repro import recheck
 
-MODULE = Path(__file__).resolve().parents[1] / "fixtures/tvm_corpus/relax/SimplifyInference/test_batch_norm_inference.py"
+MODULE = Path(__file__).resolve().parents[1] / "fixtures/tvm_corpus/relax/SimplifyInference/batch_norm_inference.py"
 
 
 def _example():  # noqa: ANN202
