@@ -47,3 +47,14 @@ register_known_bug(KnownBug(
     message=r"wrong numbers",
     ir=r"R\.nn\.batch_norm\([^\n]*training=True",
 ))
+register_known_bug(KnownBug(
+    name="test_fold_constant_data_dependent_reshape",
+    repro="tests/expected_findings/test_fold_constant_data_dependent_reshape.py",
+    note="FoldConstant raises AssertionError (legalize_ops/manipulate.py reshape_call_te: the target shape "
+         "is not a ShapeExpr) on a reshape whose shape comes from R.tensor_to_shape of non-constant tensors, "
+         "instead of leaving it unfolded",
+    subjects=("FoldConstant",),
+    properties=("pass_does_not_raise",),
+    message=r"raised AssertionError",
+    ir=r"R\.tensor_to_shape\(",
+))
