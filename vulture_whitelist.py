@@ -15,3 +15,13 @@ fold_constant_hangs_on_multiply
 cc
 ccache_env
 output_format
+
+# pytest calls these on its Item subclass (passcheck/integrations/pytest_items.py).
+runtest
+reportinfo
+# Public API for users' test modules: `test_x = passcheck_tests(...)` (README, tests/test_pytest_integration.py
+# names it in a generated file).
+passcheck_tests
+# Given modules of the --corpus tests are read by name (mod / Before / before) from files.
+Before
+swap_subtract  # examples/planted_bug.py, named by import spec in the README and the tests

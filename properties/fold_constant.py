@@ -32,7 +32,7 @@ def no_constant_only_calls(case) -> None:
         if all(_is_const(a) for a in call.args):
             left.append(call)
 
-    tvm_ffi.structural_walk(case.after["main"], [(relax.Call, visit)])
+    tvm_ffi.structural_walk(case.after[case.entry], [(relax.Call, visit)])
     if left:
         c = left[0]
         raise Violation(f"{len(left)} constant-only call(s) left, e.g. {getattr(c.op, 'name', c.op)} "

@@ -33,15 +33,19 @@ def well_formed(case) -> None:
 
 @prop()
 def signature_preserved(case) -> None:
-    """``main`` keeps its parameter and return types; symbolic shapes are proved equal with Z3
+    """``main`` (a given module's entry function) keeps its parameter and return types; symbolic shapes are proved equal with Z3
     (on failure, the dims assignment that separates them is reported)."""
     if case.after is None:
         discard("the pass raised")
-    if "main" not in [g.name_hint for g in case.after.get_global_vars()]:
-        raise IllFormed("the output module has no function `main`")
-    m = compare_signatures(case.before["main"], case.after["main"])
+    entry = case.entry
+    declared = case.before[entry].ret_ty
+    if declared is not None and not declared.is_base_of(case.before[entry].body.body.ty):
+        discard("the input's declared return type does not admit its own body (`passcheck verify` reports it)")
+    if entry not in [g.name_hint for g in case.after.get_global_vars()]:
+        raise IllFormed(f"the output module has no function `{entry}`")
+    m = compare_signatures(case.before[entry], case.after[entry])
     if m is not None:
-        raise IllFormed("signature of main changed: " + m.describe())
+        raise IllFormed(f"signature of {entry} changed: " + m.describe())
 
 
 @prop()
@@ -51,9 +55,6 @@ def semantics_preserved(case) -> None:
     if case.after is None:
         discard("the pass raised")
     got = case.run("after")
-    refs = case.reference()
-    if len(got) != len(refs):
-        raise Violation(f"the output returns {len(got)} tensors, the input graph {len(refs)}")
     bad = case.compare_with_reference(got)
     if bad is not None:
         i, mm = bad

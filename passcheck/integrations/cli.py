@@ -45,7 +45,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--timeout", type=float, default=60.0, help="seconds per example before it counts as a hang")
     p.add_argument("--shrink-time", type=float, default=120.0, help="seconds to spend shrinking findings")
     p.add_argument("--report", action="append", default=[], metavar="FORMAT:PATH",
-                   help="write a report (json:PATH; repeatable)")
+                   help="write a report: json:PATH or junit:PATH (JUnit XML for CI); repeatable")
+    p.add_argument("--corpus", action="append", default=[], metavar="PATH",
+                   help="also check these modules, first: TVMScript, a Python file defining mod/Before/before, "
+                        "a saved finding, or a directory of them (repeatable)")
     p.add_argument("--ir", default="relax", help="IR family (relax, tir) when PASS is an import spec")
     p.add_argument("--findings-dir", default="passcheck-findings", help="where repro scripts are written")
     p.add_argument("--allow-nan", action="store_true", help="also feed NaN/Inf input values")
@@ -64,8 +67,8 @@ def _run(ns: argparse.Namespace) -> int:
     from passcheck.integrations.reports import parse_report_spec, write_report
     from passcheck.integrations.reports.table import render_table
 
-    if ns.examples < 1:
-        raise UsageError("--examples must be at least 1")
+    if ns.examples < 0 or (ns.examples == 0 and not ns.corpus):
+        raise UsageError("--examples must be at least 1 (0 only with --corpus: the given modules alone)")
     if ns.timeout <= 0:
         raise UsageError("--timeout must be positive (seconds)")
     for spec in ns.report:
@@ -75,6 +78,10 @@ def _run(ns: argparse.Namespace) -> int:
                        properties=tuple(ns.property), property_files=tuple(ns.properties), timeout=ns.timeout,
                        shrink_seconds=ns.shrink_time, findings_dir=ns.findings_dir, ignore_known=ns.ignore_known,
                        options=Options(allow_special_values=ns.allow_nan, impl=ns.impl))
+    if ns.corpus:
+        from passcheck.integrations.corpus_cli import attach_corpus
+
+        attach_corpus(config, ns.corpus, out)
     show = not ns.no_progress and out.is_terminal
     if show:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -82,7 +89,7 @@ def _run(ns: argparse.Namespace) -> int:
         with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                       TextColumn("findings: {task.fields[findings]}"), TimeElapsedColumn(),
                       console=out, transient=True) as bar:
-            task = bar.add_task(f"{ns.target}", total=ns.examples, findings=0)
+            task = bar.add_task(f"{ns.target}", total=ns.examples + len(config.explicit_examples), findings=0)
 
             def progress(phase: str, done: int, total: int, findings: int) -> None:
                 if phase == "explore":

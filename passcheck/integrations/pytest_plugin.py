@@ -5,6 +5,9 @@ repro paths, writing repros under pytest's temporary directory::
 
     def test_my_fusion(passcheck):
         passcheck.check("FuseOps", impl="mypkg.passes:my_fuse_ops", examples=50)
+
+and each property as its own test item (``pytest_items``): ``pytest --passcheck FuseOps``, or
+``test_fuse = passcheck_tests("FuseOps", ...)`` in a test module.
 """
 
 from __future__ import annotations
@@ -34,6 +37,31 @@ def pytest_addoption(parser: Any) -> None:
     group = parser.getgroup("passcheck")
     group.addoption("--passcheck-examples", type=int, default=None,
                     help="default number of examples for passcheck.check in tests")
+    group.addoption("--passcheck", action="append", default=[], metavar="PASS",
+                    help="run passcheck on PASS, each property its own test item (repeatable); other test "
+                         "files are then not collected")
+    group.addoption("--passcheck-impl", default=None, metavar="SPEC", help="with --passcheck: --impl")
+    group.addoption("--passcheck-ir", default="relax", help="with --passcheck: --ir")
+    group.addoption("--passcheck-corpus", action="append", default=[], metavar="PATH",
+                    help="with --passcheck: --corpus")
+    group.addoption("--passcheck-findings", default=None, metavar="DIR",
+                    help="with --passcheck: where repros go (default passcheck-findings)")
+
+
+def pytest_ignore_collect(config: Any) -> bool | None:
+    # ``pytest --passcheck PASS`` runs passcheck's items alone, wherever it is started.
+    return True if config.getoption("--passcheck") else None
+
+
+def pytest_collection_modifyitems(session: Any, config: Any, items: list[Any]) -> None:
+    if config.getoption("--passcheck"):
+        from passcheck.core.errors import UsageError
+        from passcheck.integrations.pytest_items import command_line_items
+
+        try:
+            items.extend(command_line_items(session, config))
+        except UsageError as e:
+            raise pytest.UsageError(f"--passcheck: {e}") from None
 
 
 @pytest.fixture

@@ -24,6 +24,7 @@ class RelaxCase(Case):
     """
 
     ir = "relax"
+    entry = "main"  # the function run and compared (a given module may not have ``main``)
 
     def __init__(self, subject: str, spec: GraphSpec) -> None:
         super().__init__(subject, spec)
@@ -62,7 +63,7 @@ class RelaxCase(Case):
             if partner is not None and ("run", partner) not in self._memo:
                 other = self._module(partner)
                 try:
-                    outputs, other_outputs = execution.run_relax_pair(mod, other, self.params())
+                    outputs, other_outputs = execution.run_relax_pair(mod, other, self.params(), self.entry)
                 except Exception:  # noqa: BLE001 - compile apart so a failure is blamed on its module
                     pass
                 else:
@@ -70,7 +71,7 @@ class RelaxCase(Case):
                     self._runs.append((other, other_outputs))
                     self._memo[("run", partner)] = other_outputs
                     return outputs
-            outputs = execution.run_relax(mod, self.params())
+            outputs = execution.run_relax(mod, self.params(), self.entry)
             self._runs.append((mod, outputs))
             return outputs
         return self.memo(("run", which), go)
@@ -85,6 +86,9 @@ class RelaxCase(Case):
 
     def compare_with_reference(self, outputs: list[np.ndarray]) -> tuple[int, Mismatch] | None:
         refs = self.reference()
+        if len(outputs) != len(refs):
+            return 0, Mismatch((), float("nan"), float("nan"), 0.0, 0, 0,
+                               shape_note=f"{len(outputs)} tensors returned, the input graph returns {len(refs)}")
         for i, (got, ref) in enumerate(zip(outputs, refs)):
             m = compare(got, ref, self.dtype)
             if m is not None:

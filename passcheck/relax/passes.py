@@ -16,10 +16,12 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from passcheck.core.corpus import CorpusModule
 from passcheck.core.errors import GeneratorRejected, UsageError
 from passcheck.core.subject import Family, Options, Subject, register_family, register_subject
 from passcheck.relax.build import build_module
 from passcheck.relax.case import RelaxCase
+from passcheck.relax.corpus import corpus_case, save_corpus_inputs
 from passcheck.relax.graphs import GraphBias, relax_graphs
 from passcheck.relax.spec import GraphSpec, input_arrays
 
@@ -95,9 +97,12 @@ class RelaxPassSubject(Subject):
     def make_case(self, example: GraphSpec, impl: Any | None, options: Options) -> RelaxCase:
         import tvm
 
-        case = RelaxCase(self.name, example)
+        if isinstance(example, CorpusModule):  # a given module (--corpus), not a drawn graph
+            case: RelaxCase = corpus_case(self.name, example, dict(self.sample_extras))
+        else:
+            case = RelaxCase(self.name, example)
+            case.built = build_module(example)
         case.co_run = {a: b for a, b in self.co_run} | {b: a for a, b in self.co_run}
-        case.built = build_module(example)
         try:
             prepared = case.built
             for name in self.prerequisites:
@@ -123,18 +128,24 @@ class RelaxPassSubject(Subject):
             case.raised_traceback = "".join(traceback.format_exception_only(type(e), e)).strip()
         return case
 
-    def describe_example(self, example: GraphSpec) -> str:
+    def describe_example(self, example: GraphSpec | CorpusModule) -> str:
+        if isinstance(example, CorpusModule):
+            return example.describe()
         return f"{len(example.nodes)} ops: {', '.join(example.ops())}"
 
-    def save_inputs(self, example: GraphSpec, directory: Path) -> None:
+    def save_inputs(self, example: GraphSpec | CorpusModule, directory: Path) -> None:
         import numpy as np
 
+        if isinstance(example, CorpusModule):
+            case = corpus_case(self.name, example, dict(self.sample_extras))
+            save_corpus_inputs(case.params(), directory / "inputs.npz")
+            return
         np.savez(directory / "inputs.npz", *input_arrays(example))
 
-    def simplifications(self, example: GraphSpec) -> Any:
+    def simplifications(self, example: GraphSpec | CorpusModule) -> Any:
         from passcheck.relax.shrink import simplifications
 
-        return simplifications(example)
+        return () if isinstance(example, CorpusModule) else simplifications(example)
 
 
 def _instantiate_impl(impl: Any, offered: dict[str, Any]) -> Any:

@@ -48,6 +48,19 @@ class TirCase(Case):
 
         return self.memo(("bounds", which), lambda: check_bounds(self.lowered(which), self.z3_timeout_ms))
 
+    def execute(self, which: str = "after") -> Any:
+        """``which`` compiled and run on the spec's reference inputs (only on code proved in bounds)."""
+        from passcheck.tir import execution as tir_exec
+
+        return tir_exec.run_scheduled(self.spec, getattr(self, which), self.lowered(which))
+
+    def compare_outputs(self, got: Any) -> Any:
+        """None when ``got`` (from ``execute``) matches the unscheduled kernel, else a mismatch
+        with ``describe()``: bit for bit, or within the rounding bound when a step reassociates."""
+        from passcheck.tir import execution as tir_exec
+
+        return tir_exec.compare(self.spec, got, tir_exec.reference(self.spec), exact=not self.reassociates)
+
     def trace_text(self) -> str:
         return "\n".join(line + ("  # preparation" if i < self.prefix else "") for i, line in enumerate(self.trace))
 

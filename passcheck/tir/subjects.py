@@ -20,9 +20,11 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from passcheck.core.corpus import CorpusModule
 from passcheck.core.errors import Discard, UsageError
 from passcheck.core.subject import Family, Options, Subject, known_subjects, register_family, register_subject
 from passcheck.tir.case import TirCase
+from passcheck.tir.corpus import corpus_case
 from passcheck.tir.kernels import PrimFuncSpec, build_primfunc, primfunc_specs
 from passcheck.tir.schedule import (
     PRIMITIVES,
@@ -180,6 +182,7 @@ class PrimitiveSubject(Subject):
 
     ir = "tir"
     groups = (SCHEDULE_GROUP,)
+    accepts_corpus = False  # its steps are drawn for a drawn spec's blocks
 
     def __init__(self, name: str) -> None:
         self.prim = PRIMITIVES[name]
@@ -269,11 +272,16 @@ class CustomTirSubject(Subject):
 
         return draw()
 
-    def make_case(self, example: CustomExample, impl: Any | None, options: Options) -> TirCase:
+    def make_case(self, example: CustomExample | CorpusModule, impl: Any | None, options: Options) -> TirCase:
         from tvm import s_tir
 
-        case, mod = _new_case(self.name, example, example.spec, options)
-        if example.steps:
+        if isinstance(example, CorpusModule):  # a given module (--corpus): the pass alone
+            case: TirCase = corpus_case(self.name, example)
+            case.z3_timeout_ms = int(_extra(options).get("z3_timeout_ms", 2000))
+            mod = case.before
+        else:
+            case, mod = _new_case(self.name, example, example.spec, options)
+        if not isinstance(example, CorpusModule) and example.steps:
             sch = s_tir.Schedule(mod, seed=example.spec.seed % (2**31 - 1) + 1, error_render_level="fast")
             if not _prepare(case, sch, example.steps):  # TVM failing to prepare is not the user's bug
                 return case
@@ -294,7 +302,7 @@ class CustomTirSubject(Subject):
             case.raised_traceback = traceback.format_exc()
         return case
 
-    def describe_example(self, example: CustomExample) -> str:
+    def describe_example(self, example: CustomExample | CorpusModule) -> str:
         return example.describe()[:300]
 
 

@@ -45,7 +45,12 @@ def example_source(example: Any) -> tuple[str, str]:
         imports.append(f"from {c.__module__} import {c.__name__}")
     try:
         if eval(text, ns) == example:  # noqa: S307 - our own repr
-            return "\n".join(imports), _wrap(text)
+            wrapped = _wrap(text)
+            try:  # a break inside a string literal (a given module's script) does not parse
+                same = eval(wrapped, ns) == example  # noqa: S307
+            except SyntaxError:
+                same = False
+            return "\n".join(imports), wrapped if same else text
     except Exception:  # noqa: BLE001
         pass
     blob = base64.b64encode(pickle.dumps(example)).decode()
@@ -80,8 +85,9 @@ def write_repros(result: Any, impl: str | None, subject: Subject) -> None:
         d = base / f"{f.property}-{f.kind}"
         d.mkdir(parents=True, exist_ok=True)
         imports, expr = example_source(f.example)
-        subject = _absolute_impl(cfg.subject) if ":" in cfg.subject else result.subject_name
-        text = TEMPLATE.format(subject=subject, prop=f.property, kind=f.kind,
+        # (not ``subject``: that is the Subject whose save_inputs runs below)
+        name = _absolute_impl(cfg.subject) if ":" in cfg.subject else result.subject_name
+        text = TEMPLATE.format(subject=name, prop=f.property, kind=f.kind,
                                message=f.message.replace('"""', "'''"), fname="repro.py", imports=imports,
                                example=expr, impl=impl_abs, ir=result.subject_ir, files=files,
                                timeout=float(cfg.timeout))

@@ -107,6 +107,26 @@ class _main_module_hidden:
             setattr(self.main, attr, value)
 
 
+class _safe_path:
+    """Start the fork server without the working directory on its ``sys.path``.
+
+    Python 3.12's fork server runs ``python -c ...`` and, unlike 3.11's, does not replace the
+    ``''`` that ``-c`` puts first on ``sys.path``: run from a checkout of passcheck with a
+    regular install, the checkout's ``passcheck/`` folder (which has no ``properties``: it is
+    installed from the top-level ``properties/``) would shadow the installed package in every
+    worker. PYTHONSAFEPATH (3.11+) keeps that entry out."""
+
+    def __enter__(self) -> None:
+        self.saved = os.environ.get("PYTHONSAFEPATH")
+        os.environ["PYTHONSAFEPATH"] = "1"
+
+    def __exit__(self, *_exc: object) -> None:
+        if self.saved is None:
+            os.environ.pop("PYTHONSAFEPATH", None)
+        else:
+            os.environ["PYTHONSAFEPATH"] = self.saved
+
+
 class WorkerDied(Exception):
     def __init__(self, kind: Verdict, stage: str, detail: str) -> None:
         super().__init__(detail)
@@ -137,7 +157,7 @@ class Worker:
             fd, self.log_path = tempfile.mkstemp(prefix="passcheck-worker-", suffix=".log")
             os.close(fd)
         self.proc = ctx.Process(target=serve, args=(child, self.config, self.log_path), daemon=True)
-        with _main_module_hidden():
+        with _main_module_hidden(), _safe_path():
             self.proc.start()
         child.close()
         self.conn = parent

@@ -55,7 +55,7 @@ class _Z3Phase:
     def obligation(self, ob: Obligation) -> tuple[list[Any], Any] | None:
         """(path constraints, out-of-range condition), or None if not encodable."""
         path = self.trails.path(ob.trail)
-        shape, idx = list(ob.buffer.shape), list(ob.node.indices)
+        shape, idx = list(ob.buffer.shape), list(ob.indices)
         if len(shape) != len(idx):
             return None
         conds = []
@@ -122,7 +122,7 @@ def _confirm(ob: Obligation, model: Any, trails: TrailEncoder) -> tuple[OOBWitne
     if r.ev is None:
         return None, r.why
     try:
-        for d, (i, ext) in enumerate(zip(ob.node.indices, ob.buffer.shape, strict=True)):
+        for d, (i, ext) in enumerate(zip(ob.indices, ob.buffer.shape, strict=True)):
             iv, xv = r.ev(i), r.ev(ext)
             if not 0 <= iv < xv:
                 return OOBWitness(ob.site, d, int(iv), int(xv), tuple(shape_point) + r.point), ""
@@ -232,7 +232,7 @@ class BoundsChecker:
 
 def _undefined_vars(ob: Obligation, known: set[int]) -> str:
     used: dict[int, Any] = {}
-    for i in ob.node.indices:
+    for i in ob.indices:
         free_vars(i, used)
     for d in ob.buffer.shape:
         free_vars(d, used)

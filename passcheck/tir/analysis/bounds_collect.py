@@ -13,6 +13,7 @@ from typing import Any
 
 from passcheck.tir.analysis.concrete import dtype_of, is_int, key
 from passcheck.tir.analysis.intervals import Intervals
+from passcheck.tir.analysis.lanes import split_lanes
 from passcheck.tir.analysis.nodes import is_prim
 from passcheck.tir.analysis.results import AccessSite
 from passcheck.tir.analysis.tables import Table
@@ -25,6 +26,11 @@ class Obligation:
     node: Any  # the TensorLoad / BufferStore
     buffer: Any
     trail: Trail
+    indices: Any = None  # the scalar indices checked (one lane of a vector access); None: the node's
+
+    def __post_init__(self) -> None:
+        if self.indices is None:
+            self.indices = list(self.node.indices)
 
 
 class Collector:
@@ -147,7 +153,11 @@ class Collector:
         self.accesses += 1
         self.buffers.setdefault(key(buffer), buffer)
         shape, idx = list(buffer.shape), list(indices)
-        if len(shape) == len(idx) and all(self.iv.proved(i, d) for i, d in zip(idx, shape, strict=True)):
-            return
-        site = AccessSite(kind, buffer.name, ", ".join(str(i) for i in idx), ", ".join(str(d) for d in shape))
-        self.obligations.append(Obligation(site, node, buffer, self.trail))
+        rows = split_lanes(idx) if len(shape) == len(idx) else None
+        for k, row in enumerate(rows or [idx]):
+            if len(shape) == len(row) and all(self.iv.proved(i, d) for i, d in zip(row, shape, strict=True)):
+                continue
+            shown = ", ".join(str(i) for i in row)
+            site = AccessSite(kind, buffer.name, f"lane {k}: {shown}" if rows else shown,
+                              ", ".join(str(d) for d in shape))
+            self.obligations.append(Obligation(site, node, buffer, self.trail, row))
