@@ -223,3 +223,56 @@ def test_reindex_of_a_blockized_reduction_computes_garbage() -> None:
     case = case_of("reindex", spec, Step("blockize", "matmul", (5,), (("preserve_unit_iters", False),)),
                    Step("reindex", "matmul", (), (("kind", "write"), ("buffer", 0))), prefix=1)
     assert "computes different values" in violation(G.equivalent_by_execution, case)
+
+
+# --- found once symbolic extents run at 0 (an empty input) ----------------------------------------
+
+
+def test_a_reduction_over_an_empty_axis_leaves_its_output_unwritten() -> None:
+    """A TE (or TOPI/LegalizeOps) reduction lowers to a block whose ``T.init()`` runs at the
+    first iteration of the reduction loop: over an empty axis (n = 0) there is none, so the
+    output is never written -- not 0 for a sum, not -inf for a max. Relax's ``R.sum(x, axis=0)``
+    of an (n, 3) tensor returns uninitialised memory at n = 0 the same way. decompose_reduction,
+    which hoists the init out of the reduction loop, gives the right zeros. passcheck reports it
+    under equivalent_by_execution (the unscheduled kernel has no defined output to compare with)."""
+    import numpy as np
+
+    from passcheck.tir import execution as tir_exec
+
+    for op in ("sum", "max"):
+        spec = PrimFuncSpec("reduce", (0, 3), (("axes", (0,)), ("op", op)), "int32", symbolic=True)
+        ref = tir_exec.reference(spec)
+        assert ref.unwritten is not None and ref.unwritten.all() and np.isnan(ref.out32).all()
+    spec = PrimFuncSpec("legalized", (0, 3), (("op", "sum"), ("axes", (0,))), "int64", symbolic=True)
+    assert tir_exec.reference(spec).unwritten.all()
+    case = case_of("decompose_reduction", spec, Step("decompose_reduction", "x_red", (0,)))
+    assert "the unscheduled kernel leaves 3 of 3 output elements unwritten (e.g. output[0]) at n=0" in violation(
+        G.equivalent_by_execution, case)
+    G.bounds_safe_z3(case)
+    fixed = tir_exec.run_scheduled(spec, case.after)
+    assert (fixed == 0).all()  # with the init hoisted, the empty sum is 0
+    _relax_sum_kernel_leaves_an_empty_sum_unwritten()
+
+
+def _relax_sum_kernel_leaves_an_empty_sum_unwritten() -> None:
+    """The same bug end to end: the legalized ``R.sum`` kernel, called with a NaN-filled output
+    buffer, leaves it NaN at n = 0 (in the VM the output is whatever memory it allocated)."""
+    import numpy as np
+    import tvm
+    from tvm import relax, tirx
+    from tvm.relax import op as R
+
+    bb = relax.BlockBuilder()
+    x = relax.Var("x", relax.TensorType((tirx.Var("n", "int64"), 3), "float32"))
+    with bb.function("main", [x]):
+        with bb.dataflow():
+            out = bb.emit_output(R.sum(x, axis=[0]))
+        bb.emit_func_output(out)
+    legal = relax.transform.LegalizeOps()(bb.get())
+    func = next(f for f in legal.functions.values() if isinstance(f, tirx.PrimFunc))
+    lib = tvm.compile(tvm.IRModule({"main": func.with_attr("global_symbol", "main")}), target="llvm")
+    y = tvm.runtime.tensor(np.full((3,), np.nan, "float32"))
+    lib["main"](tvm.runtime.tensor(np.zeros((0, 3), "float32")), y)
+    assert np.isnan(y.numpy()).all()  # numpy's sum over an empty axis is 0
+    lib["main"](tvm.runtime.tensor(np.ones((2, 3), "float32")), y)
+    assert (y.numpy() == 2).all()
