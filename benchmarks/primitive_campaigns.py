@@ -9,6 +9,7 @@ from reports already there.
     .venv/bin/python benchmarks/primitive_campaigns.py --examples 2000 --jobs 2 --out campaigns/
     .venv/bin/python benchmarks/primitive_campaigns.py split fuse --examples 300
     .venv/bin/python benchmarks/primitive_campaigns.py --summarize --out campaigns/
+    .venv/bin/python benchmarks/primitive_campaigns.py compute_at --examples 500 --triage
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -60,6 +62,48 @@ def summarize(names: list[str], out: Path) -> None:
               f"{kinds}")
 
 
+def triage(name: str, args: argparse.Namespace) -> None:
+    """The campaign's examples again (same seed, same draws), each violation put to the
+    known-bug registry: per kept repro, how many violating examples it explains; every
+    violation it does not, with its example."""
+    from collections import Counter
+
+    from passcheck.core.engine.evaluate import Evaluator
+    from passcheck.core.engine.explore import explore
+    from passcheck.core.engine.plan import plan
+    from passcheck.core.engine.results import RunConfig, message_kind
+    from passcheck.core.known import recognise_example
+
+    p = plan(RunConfig(subject=name, ir="tir", examples=args.examples, seed=args.seed))
+    known: Counter[str] = Counter()
+    new: Counter[tuple[str, str]] = Counter()  # (property, kind of message)
+    first: dict[tuple[str, str], str] = {}
+    violating = 0
+    with Evaluator(p) as evaluate:
+        def check(example: Any) -> Any:
+            nonlocal violating
+            res = evaluate(example)
+            failed = [(n, o) for n, o in res.outcomes.items() if o.verdict.finding]
+            violating += bool(failed)
+            for n, o in failed:
+                bug = recognise_example(p.subject, n, example, o.message, res.input_script, res.output_script)
+                if bug is not None:
+                    known[bug.name] += 1
+                else:
+                    k = (n, message_kind(o.message))
+                    new[k] += 1
+                    first.setdefault(k, f"{p.subject.describe_example(example)}\n{o.message[:900]}")
+            return res
+
+        record = explore(p, check)
+    print(f"== {name}: {record.examples} examples, {violating} violating, {sum(known.values())} violations "
+          f"recognised, {sum(new.values())} not", flush=True)
+    for bug, count in known.most_common():
+        print(f"   {count:5d}  {bug}")
+    for (prop, _), count in new.most_common():
+        print(f"   {count:5d}  NEW {prop}: " + first[prop, _].replace("\n", "\n             "))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("names", nargs="*", help="primitives (default: every TIR subject, `schedule` included)")
@@ -69,8 +113,15 @@ def main() -> None:
     ap.add_argument("--shrink-time", type=float, default=30.0)
     ap.add_argument("--out", default="campaigns")
     ap.add_argument("--summarize", action="store_true", help="only print the table from existing reports")
+    ap.add_argument("--triage", action="store_true",
+                    help="re-run the campaigns' examples (no shrinking, no reports) and put every violation to the "
+                         "known-bug registry; print what it does not recognise")
     args = ap.parse_args()
     names = args.names or all_primitives()
+    if args.triage:
+        for name in names:
+            triage(name, args)
+        return
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     if not args.summarize:

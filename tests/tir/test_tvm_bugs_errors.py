@@ -223,7 +223,25 @@ def test_blockize_of_a_split_unit_loop_is_ill_formed() -> None:
     assert "verify_well_formed rejects" in known_violation(G.well_formed_before_after, case)
 
 
-def test_decompose_reduction_after_split_and_compute_at_does_not_build() -> None:
+def test_a_compacted_int32_intermediate_gets_int32_max_rows_and_does_not_build() -> None:
+    """An int32 kernel with a symbolic extent, an intermediate computed at a tile of its
+    consumer: lowering compacts the intermediate to the region one tile reads, fails to bound it,
+    and allocates 2147483647 (INT32_MAX) rows; the allocation's byte size then overflows and the
+    build fails "cannot make uint from negative value". The int64 kernel compacts to n rows and
+    runs. Reached by compute_at after a split (found once symbolic kernels were drawn more
+    often), by decompose_reduction after split and compute_at, and by annotate_buffer_access
+    after compute_at (a sound annotation: the block's own read region widened by 1, clipped)."""
+    import dataclasses
+
+    steps = (Step("split", "post", (0,), (("factors", (None, 2)), ("preserve_unit_iters", False))),
+             Step("compute_at", "ew0", (0,), (("target", "post"), ("preserve_unit_loops", False), ("index", -1))))
+    spec = PrimFuncSpec("elementwise", (5, 2), (("depth", 1),), "int32", symbolic=True, epilogue=True)
+    case = example_case("compute_at", ScheduleExample(spec, steps, prefix=1))
+    G.bounds_safe_z3(case)
+    assert "cannot make uint from negative value" in known_violation(G.equivalent_by_execution, case)
+    assert "T.alloc_buffer((2147483647, 2)" in case.lowered("after").script()
+    fine = example_case("compute_at", ScheduleExample(dataclasses.replace(spec, index_dtype="int64"), steps, prefix=1))
+    G.equivalent_by_execution(fine)
     ex = ScheduleExample(spec=PrimFuncSpec(kind="matmul", shape=(13, 13), attrs=(("n", 4),), index_dtype="int32",
                                            symbolic=True, epilogue=True, seed=2, epilogue_op="clip"),
                          steps=(Step("split", "post", (0,), (("factors", (None, 3)), ("preserve_unit_iters", False))),
@@ -233,6 +251,15 @@ def test_decompose_reduction_after_split_and_compute_at_does_not_build() -> None
     case = example_case("decompose_reduction", ex)
     G.bounds_safe_z3(case)
     assert "cannot make uint from negative value" in known_violation(G.equivalent_by_execution, case)
+    assert "T.alloc_buffer((2147483647, 4)" in case.lowered("after").script()
+    ex = ScheduleExample(spec=PrimFuncSpec(kind="reduce", shape=(1, 2), attrs=(("axes", (0,)), ("op", "sum")),
+                                           index_dtype="int32", symbolic=True, prologue=True),
+                         steps=(Step("compute_at", "pre", (1,), (("target", "red"), ("preserve_unit_loops", False),
+                                                                ("index", -1))),
+                                Step("annotate_buffer_access", "red", (), (("buffer", 0), ("grow", 1)))), prefix=1)
+    case = example_case("annotate_buffer_access", ex)
+    assert "cannot make uint from negative value" in known_violation(G.equivalent_by_execution, case)
+    assert "T.alloc_buffer((2147483647, 2)" in case.lowered("after").script()
 
 
 def test_bind_of_a_reduction_loop_is_accepted_but_cannot_be_lowered() -> None:
@@ -264,18 +291,6 @@ def test_fuse_reduction_epilogue_raises_instead_of_refusing() -> None:
                                 Step("fuse_reduction_epilogue", "red", (), (("epilogue", "post"),))), prefix=1)
     assert "InternalError: Check failed: (false) is false: Expect StmtSRef" in known_violation(
         G.transformation_does_not_raise, example_case("fuse_reduction_epilogue", ex))
-
-
-def test_annotate_buffer_access_after_compute_at_does_not_build() -> None:
-    """The annotation is sound (the block's own read region widened by 1 and clipped to the
-    buffer); the build then fails on a negative extent."""
-    ex = ScheduleExample(spec=PrimFuncSpec(kind="reduce", shape=(1, 2), attrs=(("axes", (0,)), ("op", "sum")),
-                                           index_dtype="int32", symbolic=True, prologue=True),
-                         steps=(Step("compute_at", "pre", (1,), (("target", "red"), ("preserve_unit_loops", False),
-                                                                ("index", -1))),
-                                Step("annotate_buffer_access", "red", (), (("buffer", 0), ("grow", 1)))), prefix=1)
-    assert "cannot make uint from negative value" in known_violation(G.equivalent_by_execution,
-                                                               example_case("annotate_buffer_access", ex))
 
 
 def test_cache_index_raises_key_and_type_errors() -> None:

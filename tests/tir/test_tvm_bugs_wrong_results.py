@@ -23,9 +23,14 @@ def test_reverse_compute_at_skips_padding_rows() -> None:
                                                 ("padding", (1, 0))), "int32", prologue=True, seed=2)
     case = case_of("reverse_compute_at", spec, rca("pad", 2, "pre"))
     assert "80 of 600 instances are never executed" in known_violation(S.block_instances_exactly_once, case)
-    # The unwritten rows are read uninitialized: whether execution notices depends on what the
-    # allocator hands out (often zeros, the right padding value), so only the domain check is
-    # deterministic here.
+    # The unwritten rows are read: NaN, as every intermediate starts.
+    assert "computes different values" in known_violation(G.equivalent_by_execution, case)
+    # The reverse_compute_at campaign's twin: the padding inlined into the consumer that moves.
+    spec = PrimFuncSpec("pad", (8,), (("pads", ((3, 2),)),), "int32", prologue=True, epilogue=True,
+                        epilogue_op="clip")
+    case = case_of("reverse_compute_at", spec, Step("compute_inline", "pad"), rca("post", 0, "pre"), prefix=1)
+    assert "5 of 13 instances are never executed" in known_violation(S.block_instances_exactly_once, case)
+    assert "computes different values" in known_violation(G.equivalent_by_execution, case)
 
 
 def test_reverse_compute_at_under_a_fused_loop_shrinks_the_reduction_window() -> None:

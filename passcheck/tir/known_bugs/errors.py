@@ -72,11 +72,11 @@ bug(FILE, "test_blockize_of_a_split_unit_loop_is_ill_formed",
     "before definition'",
     ("blockize", SCHEDULE), (*WELL_FORMED, *EXEC),
     violated(f"{ILL_FORMED}|{NOT_BUILT} .*used before definition", SPLIT, "blockize"))
-bug(FILE, "test_decompose_reduction_after_split_and_compute_at_does_not_build",
-    "decompose_reduction after split and compute_at of a symbolic kernel: the build fails 'cannot make uint from "
-    "negative value'",
-    ("decompose_reduction", SCHEDULE), EXEC,
-    violated(f"{NOT_BUILT} .*cannot make uint from negative value", "compute_at", "decompose_reduction"))
+bug(FILE, "test_a_compacted_int32_intermediate_gets_int32_max_rows_and_does_not_build",
+    "an intermediate of a symbolic int32 kernel computed at a consumer's tile (compute_at; then decompose_reduction, "
+    "annotate_buffer_access) is compacted to 2147483647 rows: the build fails 'cannot make uint from negative value'",
+    ("compute_at", "decompose_reduction", "annotate_buffer_access", SCHEDULE), EXEC,
+    violated(f"{NOT_BUILT} .*cannot make uint from negative value", "compute_at"))
 bug(FILE, "test_bind_of_a_reduction_loop_is_accepted_but_cannot_be_lowered",
     "bind of a reduction loop to threadIdx.x is accepted; the cross-thread reduction lowering rejects the nest",
     ("bind", SCHEDULE), WELL_FORMED, violated(f"{LOWERING} .*Cross-thread reduction cannot be applied", "bind"))
@@ -86,11 +86,6 @@ bug(FILE, "test_fuse_reduction_epilogue_raises_instead_of_refusing",
     ("fuse_reduction_epilogue", SCHEDULE), RAISES,
     raised("fuse_reduction_epilogue", r"(?:reduction_data_vars\.size\(\) == epilogue_data_vars\.size\(\)|"
                                       r"Expect StmtSRef .*to be higher than or equal to)"))
-bug(FILE, "test_annotate_buffer_access_after_compute_at_does_not_build",
-    "annotate_buffer_access after compute_at (a sound, widened region): the build fails 'cannot make uint from "
-    "negative value'",
-    ("annotate_buffer_access", SCHEDULE), EXEC,
-    violated(f"{NOT_BUILT} .*cannot make uint from negative value", "compute_at", "annotate_buffer_access"))
 bug(FILE, "test_cache_index_raises_key_and_type_errors",
     "cache_index of a symbolic padding: KeyError 'key is not in Map', InternalError 'loop_var.ty() == extent.ty()'",
     ("cache_index", SCHEDULE), RAISES,
