@@ -1,6 +1,8 @@
 """Run `passcheck PRIM --examples N` for every TIR primitive (or those named) and print one row
-per primitive: examples/s, how many examples each property held on, findings, and the kinds of
-violation messages (a finding is one shrunk example; the kinds say what else failed).
+per primitive: examples/s, how many examples each property held on, findings and how many of
+them the known-bug registry recognises (a finding is one shrunk example per property), and the
+kinds of violation messages (what else failed). ``--triage`` re-runs the examples and puts every
+violation, not only each property's first, to the registry.
 
 Each campaign is the real CLI in its own process (a crashing primitive only ends its own run),
 ``--jobs`` at a time; reports land in ``--out`` as JSON, and ``--summarize`` re-prints the table
@@ -43,8 +45,29 @@ def run_one(name: str, args: argparse.Namespace) -> tuple[str, int, float]:
     return name, rc, time.perf_counter() - t0
 
 
+def known_bug_of(name: str, finding: dict[str, Any]) -> str | None:
+    """The kept repro the current known-bug registry recognises a reported finding as (the
+    registry may have grown since the report was written): read back from its repro folder."""
+    from passcheck.core.known import recognise_example
+    from passcheck.tir.subjects import tir_subject
+
+    repro = Path(finding["repro"])
+    if not repro.exists():
+        return finding.get("known_bug")
+    ns: dict[str, Any] = {}
+    exec(repro.read_text().split('if __name__ == "__main__":')[0], ns)  # noqa: S102 - passcheck's own repro
+
+    def text(f: str) -> str:
+        return (repro.parent / f).read_text() if (repro.parent / f).exists() else ""
+
+    bug = recognise_example(tir_subject(name), finding["property"], ns["EXAMPLE"], finding["message"],
+                            text("input_ir.py"), text("output_ir.py"))
+    return bug.name if bug else None
+
+
 def summarize(names: list[str], out: Path) -> None:
-    head = f"{'primitive':26s} {'examples':>8s} {'ex/s':>6s} {'checked':>7s} {'findings':>8s}  violation kinds"
+    head = (f"{'primitive':26s} {'examples':>8s} {'ex/s':>6s} {'checked':>7s} {'findings':>8s} {'known':>5s}  "
+            "violation kinds")
     print(head)
     print("-" * len(head))
     for name in names:
@@ -58,8 +81,12 @@ def summarize(names: list[str], out: Path) -> None:
         checked = max((p["held"] + p["violated"] for n, p in props.items()
                        if n in ("equivalent_by_execution", "bounds_safe_z3")), default=0)
         kinds = sum(len(p.get("violation_kinds", [])) for p in props.values())
-        print(f"{name:26s} {d['examples']:8d} {d['examples_per_s'] or 0:6.1f} {checked:7d} {len(d['findings']):8d}  "
-              f"{kinds}")
+        known = [known_bug_of(name, f) for f in d["findings"]]
+        print(f"{name:26s} {d['examples']:8d} {d['examples_per_s'] or 0:6.1f} {checked:7d} {len(d['findings']):8d} "
+              f"{sum(k is not None for k in known):5d}  {kinds}")
+        for f, k in zip(d["findings"], known):
+            if k is None:
+                print(f"{'':28s}NEW {f['property']}: {f['message'].splitlines()[0][:150]}")
 
 
 def triage(name: str, args: argparse.Namespace) -> None:
