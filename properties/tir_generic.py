@@ -14,8 +14,10 @@ def _after(case: Any) -> Any:
 
 
 def _first_line(e: BaseException) -> str:
-    lines = [x for x in str(e).strip().splitlines() if x.strip()]
-    return f"{type(e).__name__}: {lines[-1].strip()[:300] if lines else ''}"
+    lines = [x.strip() for x in str(e).strip().splitlines() if x.strip()]
+    # A TVM check's message may go on with printed IR: the failed check says what went wrong.
+    line = next((x for x in reversed(lines) if x.startswith("Check failed")), lines[-1] if lines else "")
+    return f"{type(e).__name__}: {line[:300]}"
 
 
 @prop(ir="tir")
