@@ -54,6 +54,12 @@ class TirCase(Case):
 
         return tir_exec.run_scheduled(self.spec, getattr(self, which), self.lowered(which))
 
+    def unwritten_note(self) -> str | None:
+        """Why the unscheduled kernel leaves output elements unwritten (a TVM bug), else None."""
+        from passcheck.tir import execution as tir_exec
+
+        return tir_exec.reference(self.spec).unwritten_note()
+
     def compare_outputs(self, got: Any) -> Any:
         """None when ``got`` (from ``execute``) matches the unscheduled kernel, else a mismatch
         with ``describe()``: bit for bit, or within the rounding bound when a step reassociates."""

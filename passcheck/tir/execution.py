@@ -66,11 +66,13 @@ def param_shapes(func: Any, sizes: dict[str, int]) -> list[tuple[tuple[int, ...]
     return out
 
 
-def _poison(shape: tuple[int, ...], dtype: str) -> np.ndarray:
-    """Output pre-fill that no correct kernel leaves behind: NaN, or the most negative int."""
+def _poison(shape: tuple[int, ...], dtype: str, second: bool = False) -> np.ndarray:
+    """Output pre-fill that no correct kernel leaves behind: NaN, or the most negative int.
+    ``second``: another fill, to tell an element left unwritten from one written as NaN."""
     if np.issubdtype(np.dtype(dtype), np.floating):
-        return np.full(shape, np.nan, dtype=dtype)
-    return np.full(shape, np.iinfo(dtype).min, dtype=dtype)
+        return np.full(shape, -1.5e38 if second else np.nan, dtype=dtype)
+    info = np.iinfo(dtype)
+    return np.full(shape, info.max if second else info.min, dtype=dtype)
 
 
 POISON_LIMIT = 1 << 24  # elements: a larger constant allocation is a bug of its own, not worth filling
@@ -121,8 +123,9 @@ def poison_intermediates(mod: Any, lowered: Any = None) -> Any:
 
 
 def run(mod: Any, inputs: list[np.ndarray], out_shape: tuple[int, ...], out_dtype: str,
-        lowered: Any = None) -> np.ndarray:
-    """Compile ``mod`` (intermediates poisoned) and call ``main(*inputs, out)``; returns ``out``."""
+        lowered: Any = None, second_fill: bool = False) -> np.ndarray:
+    """Compile ``mod`` (intermediates poisoned) and call ``main(*inputs, out)``; returns ``out``
+    (pre-filled with ``_poison``, its second fill if asked)."""
     import tvm
 
     # The build of mod itself is the authority on whether it compiles (compiling the lowered,
@@ -134,7 +137,7 @@ def run(mod: Any, inputs: list[np.ndarray], out_shape: tuple[int, ...], out_dtyp
             lib = compile_module(poisoned)
         except Exception:  # noqa: BLE001 - run mod as built
             pass
-    out = tvm.runtime.tensor(_poison(out_shape, out_dtype))
+    out = tvm.runtime.tensor(_poison(out_shape, out_dtype, second_fill))
     lib["main"](*[tvm.runtime.tensor(a) for a in inputs], out)
     return out.numpy()
 
@@ -146,7 +149,19 @@ class Reference:
     out32: np.ndarray  # the unscheduled float32 kernel
     out_shape: tuple[int, ...]
     out_dtype: str
+    # Output elements the unscheduled kernel never writes (still the pre-fill after a run with
+    # either fill): it then has no defined output there.
+    unwritten: np.ndarray | None = None
     _r64: tuple[np.ndarray, np.ndarray, bool] | None = None
+
+    def unwritten_note(self) -> str | None:
+        """What the unscheduled kernel leaves unwritten, or None when it writes every output."""
+        if self.unwritten is None or not self.unwritten.any():
+            return None
+        idx = [int(i) for i in np.argwhere(self.unwritten)[0]]
+        at = ", ".join(f"{k}={v}" for k, v in shape_var_value(self.spec).items())
+        return (f"the unscheduled kernel leaves {int(self.unwritten.sum())} of {self.unwritten.size} output "
+                f"elements unwritten (e.g. output{idx}){' at ' + at if at else ''}")
 
     def _float64(self) -> tuple[np.ndarray, np.ndarray, bool]:
         """(ref64, abs64, approximate), built only when a tolerance comparison needs them."""
@@ -179,8 +194,15 @@ def reference(spec: PrimFuncSpec) -> Reference:
     shapes = param_shapes(f32, shape_var_value(spec))
     ins = input_arrays(spec, [s for s, _ in shapes[:-1]])
     out_shape, out_dtype = shapes[-1]
-    out32 = run(tvm.IRModule({"main": f32}), ins, out_shape, out_dtype)
-    return Reference(spec, ins, out32, out_shape, out_dtype)
+    mod = tvm.IRModule({"main": f32})
+    out32 = run(mod, ins, out_shape, out_dtype)
+    first = _poison((), out_dtype)
+    unfilled = np.isnan(out32) if np.isnan(first) else out32 == first
+    unwritten = None
+    if unfilled.any():  # written as NaN, or not written at all?
+        again = run(mod, ins, out_shape, out_dtype, second_fill=True)
+        unwritten = unfilled & (again == _poison((), out_dtype, second=True))
+    return Reference(spec, ins, out32, out_shape, out_dtype, unwritten)
 
 
 def _reference64(spec: PrimFuncSpec, ins: list[np.ndarray], out32: np.ndarray, out_shape: tuple[int, ...],

@@ -199,3 +199,53 @@ def test_reading_an_intermediate_nobody_wrote_is_nan_every_time() -> None:
     for _ in range(3):
         out = tir_exec.run(mod, [x], (4,), "float32")
         assert list(out[:3]) == [1, 2, 3] and np.isnan(out[3])
+
+
+# --- empty inputs: a symbolic extent may be 0 at run time ------------------------------------
+
+PAD_SYM = PrimFuncSpec("pad", (3, 4), (("pads", ((0, 1), (1, 0))),), "int64", symbolic=True, seed=2)
+
+
+def test_a_do_while_loop_is_out_of_bounds_for_an_empty_input() -> None:
+    """Right for every n >= 1; at n = 0 the loop still runs once and touches element 0 of
+    empty buffers. Z3 finds n = 0 because shape vars range from 0."""
+    spec = PrimFuncSpec("elementwise", (5,), (("depth", 1),), "int32", symbolic=True)
+    case = _custom(bug.loop_runs_at_least_once, spec)
+    msg = violation(G.bounds_safe_z3, case)
+    assert "n=0" in msg and "evaluates to 0, outside [0, 0)" in msg, msg
+    # The unchanged kernel is proved safe for every n, 0 included.
+    G.bounds_safe_z3(_custom(lambda m: m, spec))
+
+
+def test_an_early_exit_for_an_empty_input_is_caught_by_execution_at_zero() -> None:
+    """In bounds for every n, and right for every n >= 1; at n = 0 the padding row is never
+    written. Only running the kernel at n = 0 shows it."""
+    import dataclasses
+
+    G.bounds_safe_z3(_custom(bug.skip_empty_input, PAD_SYM))
+    G.equivalent_by_execution(_custom(bug.skip_empty_input, PAD_SYM))
+    case = _custom(bug.skip_empty_input, dataclasses.replace(PAD_SYM, shape=(0, 4)))
+    G.bounds_safe_z3(case)
+    msg = violation(G.equivalent_by_execution, case)
+    assert "computes different values" in msg and "expected 0.0" in msg and "nan" in msg, msg
+
+
+def test_hypothesis_draws_empty_inputs_and_finds_the_early_exit() -> None:
+    from passcheck.tir.kernels import primfunc_specs
+
+    subject = custom_tir_subject("skip_empty_input", bug.skip_empty_input)
+
+    def caught(example: CustomExample) -> bool:
+        try:
+            G.equivalent_by_execution(subject.make_case(example, None, OPTS))
+        except Violation:
+            return True
+        except Discard:
+            return False
+        return False
+
+    specs = primfunc_specs(("pad",), int64=False)
+    found = find(specs.map(CustomExample), caught,
+                 settings=settings(max_examples=300, database=None, derandomize=True, deadline=None,
+                                   suppress_health_check=list(HealthCheck)))
+    assert found.spec.symbolic and found.spec.shape[0] == 0

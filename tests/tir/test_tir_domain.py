@@ -190,3 +190,69 @@ def test_access_region_contained() -> None:
     assert "dim 0 = 9" in msg and "[0, 8]" in msg
     assert "region" not in kinds(check_domains(original, guarded_split))
     assert "region" not in kinds(check_domains(pad_original, pad_reads_shifted))
+
+
+# --- the range of a shape var: from 0 (unless asserted), up to an addressable buffer ------------
+
+
+@T.prim_func(s_tir=True)
+def sym_do_while(a: T.handle, b: T.handle):
+    n = T.int32()
+    A = T.match_buffer(a, (n,), "float32")
+    B = T.match_buffer(b, (n,), "float32")
+    for i in range(T.max(n, 1)):
+        with T.sblock("B"):
+            vi = T.axis.spatial(n, i)
+            B[vi] = A[vi]
+
+
+@T.prim_func(s_tir=True)
+def sym_original_nonempty(a: T.handle, b: T.handle):
+    n = T.int32()
+    A = T.match_buffer(a, (n,), "float32")
+    B = T.match_buffer(b, (n,), "float32")
+    assert n >= 1, "empty input"
+    for i in range(n):
+        with T.sblock("B"):
+            vi = T.axis.spatial(n, i)
+            B[vi] = A[vi]
+
+
+def test_a_loop_that_runs_once_for_an_empty_input_is_outside_at_n_0() -> None:
+    res = check_domains(sym_original, sym_do_while, sizes={"n": 3})
+    msg = next(i.message for i in res.issues if i.kind == "outside")
+    assert "vi = 0" in msg and "i=0" in msg, msg
+    # A function that asserts a non-empty input makes the same loop right.
+    assert check_domains(sym_original_nonempty, sym_do_while, sizes={"n": 3}).ok
+
+
+@T.prim_func(s_tir=True)
+def big_original(a: T.handle, b: T.handle):
+    n = T.int64()
+    A = T.match_buffer(a, (n,), "float32")
+    B = T.match_buffer(b, (n,), "float32")
+    for i in range(n):
+        with T.sblock("B"):
+            vi = T.axis.spatial(n, i)
+            B[vi] = A[vi]
+
+
+@T.prim_func(s_tir=True)
+def big_narrowed(a: T.handle, b: T.handle):
+    n = T.int64()
+    A = T.match_buffer(a, (n,), "float32")
+    B = T.match_buffer(b, (n,), "float32")
+    for i in range(n):
+        with T.sblock("B"):
+            vi = T.axis.spatial(n, T.Cast("int64", T.Cast("int32", i)))
+            B[vi] = A[vi]
+
+
+def test_an_int64_block_is_checked_beyond_2_to_the_31_elements() -> None:
+    """An int64-indexed buffer may hold more than 2**31 elements: an index narrowed to int32
+    leaves the domain only past that size, and the witness says so."""
+    res = check_domains(big_original, big_narrowed, sizes={"n": 5})
+    msg = next(i.message for i in res.issues if i.kind == "outside")
+    m = re.search(r"vi = (-?\d+) is outside .* at i=(\d+)", msg)
+    assert m and int(m.group(1)) < 0 and int(m.group(2)) >= 2**31, msg
+    assert check_domains(big_original, big_original, sizes={"n": 5}).ok

@@ -367,3 +367,113 @@ def test_passcheck_is_right_on_the_labelled_oob_corpus(case) -> None:  # noqa: A
     res = check_bounds(func)
     assert not res.unknown, res.unknown
     assert bool(res.violations) == case.oob, [v.describe() for v in res.violations]
+
+
+# --- the range of a shape var: from 0 (unless asserted), up to an addressable buffer ------------
+
+
+@T.prim_func
+def last_element(a: T.handle, b: T.handle):
+    n = T.int32()
+    A = T.match_buffer(a, (n,), "float32")
+    B = T.match_buffer(b, (1,), "float32")
+    B[0] = A[n - 1]
+
+
+@T.prim_func
+def last_element_asserted(a: T.handle, b: T.handle):
+    n = T.int32()
+    A = T.match_buffer(a, (n,), "float32")
+    B = T.match_buffer(b, (1,), "float32")
+    assert n >= 1, "empty input"
+    B[0] = A[n - 1]
+
+
+@T.prim_func
+def last_element_assumed(a: T.handle, b: T.handle):
+    n = T.int32()
+    A = T.match_buffer(a, (n,), "float32")
+    B = T.match_buffer(b, (1,), "float32")
+    T.evaluate(T.assume(0 < n))
+    B[0] = A[n - 1]
+
+
+@T.prim_func
+def last_element_asserted_too_late(a: T.handle, b: T.handle):
+    n = T.int32()
+    A = T.match_buffer(a, (n,), "float32")
+    B = T.match_buffer(b, (2,), "float32")
+    B[0] = A[n - 1]
+    assert n >= 1, "empty input"
+    B[1] = A[n - 1]
+
+
+@T.prim_func
+def last_element_in_loop(a: T.handle, b: T.handle):
+    n = T.int32()
+    A = T.match_buffer(a, (n,), "float32")
+    B = T.match_buffer(b, (n,), "float32")
+    for i in range(n):
+        B[i] = A[n - 1]
+
+
+def test_a_shape_var_may_be_zero() -> None:
+    """Correct for every n >= 1, out of bounds for the empty input."""
+    w = _only_violation(last_element)
+    assert dict(w.point) == {"n": 0} and (w.index_value, w.extent_value) == (-1, 0)
+    _safe(last_element_in_loop)  # the loop does not run at n = 0
+
+
+@pytest.mark.parametrize("func", [last_element_asserted, last_element_assumed], ids=["assert", "T.assume"])
+def test_what_the_function_asserts_first_bounds_its_shape_vars(func) -> None:  # noqa: ANN001
+    _safe(func)
+    _safe(_lowered(func))
+
+
+def test_an_assertion_covers_only_what_comes_after_it() -> None:
+    res = check_bounds(last_element_asserted_too_late)
+    assert [(dict(v.point), v.site.kind) for v in res.violations] == [({"n": 0}, "load")]
+
+
+def test_asserted_bounds_reach_the_interval_pass() -> None:
+    from passcheck.tir.analysis.limits import shape_var_limits
+
+    assert list(shape_var_limits(last_element).values()) == [(0, 2**31 - 1)]
+    assert list(shape_var_limits(last_element_asserted).values()) == [(1, 2**31 - 1)]
+    assert list(shape_var_limits(last_element_assumed).values()) == [(1, 2**31 - 1)]
+    assert list(shape_var_limits(last_element_asserted_too_late).values()) == [(0, 2**31 - 1)]
+
+
+@T.prim_func
+def int64_narrowed_index(a: T.handle, b: T.handle):
+    n = T.int64()
+    A = T.match_buffer(a, (n,), "float32")
+    B = T.match_buffer(b, (n,), "float32")
+    for i in range(n):
+        B[i] = A[T.Cast("int64", T.Cast("int32", i))]
+
+
+@T.prim_func
+def int64_beyond_2_to_the_31(a: T.handle, b: T.handle):
+    n = T.int64()
+    A = T.match_buffer(a, (n,), "float32")
+    B = T.match_buffer(b, (n,), "float32")
+    for i in range(n):
+        if i >= T.int64(2**31):
+            B[i] = A[i - T.int64(2**31)] + A[i]
+
+
+def test_an_int64_buffer_may_hold_more_than_2_to_the_31_elements() -> None:
+    """Narrowing an int64 index to int32 is wrong only past 2**31 elements: the witness is
+    there, and replayed. Indexing that far, with int64 arithmetic, is proved safe."""
+    w = _only_violation(int64_narrowed_index)
+    p = dict(w.point)
+    assert p["i"] >= 2**31 and p["n"] > p["i"] and w.index_value == (p["i"] + 2**31) % 2**32 - 2**31 < 0
+    _safe(int64_beyond_2_to_the_31)
+
+
+def test_an_addressable_buffer_bounds_the_shape_vars() -> None:
+    from passcheck.tir.analysis.limits import ADDRESS_BYTES, shape_var_limits
+
+    # float32, int64 dims: 2**48 bytes of address space hold 2**46 elements.
+    assert list(shape_var_limits(int64_narrowed_index).values()) == [(0, ADDRESS_BYTES // 4)]

@@ -1,4 +1,5 @@
-"""TVM 0.27 schedule primitives that crash the process (run in a child process).
+"""TVM 0.27 schedule primitives that crash the process (run in a child process, and through
+passcheck's engine, whose worker dies: the crash is transformation_does_not_raise's finding).
 
 Expected findings: see tvm_bug_repros.py for what these tests promise, TVM_BUGS.md for the list.
 """
@@ -8,6 +9,13 @@ from __future__ import annotations
 import subprocess
 import sys
 import textwrap
+
+from tvm_bug_repros import engine_recognises
+
+from passcheck.tir.kernels import PrimFuncSpec
+from passcheck.tir.schedule import ScheduleExample, Step
+
+RAISES = "transformation_does_not_raise"  # a crash while transforming is that property's finding
 
 
 def _child(code: str) -> subprocess.CompletedProcess:
@@ -25,6 +33,11 @@ def test_loop_partition_segfaults_on_a_loop_with_two_blocks() -> None:
         print("survived", flush=True)
     """)
     assert "scheduled" in r.stdout and "survived" not in r.stdout and r.returncode != 0
+    ex = ScheduleExample(PrimFuncSpec("elementwise", (16, 2), (("depth", 2),), "int32"), (
+        Step("reverse_compute_at", "ew1", (1,), (("target", "ew0"), ("preserve_unit_loops", True), ("index", -1))),
+        Step("loop_partition", "ew0", (0,), (("factors", (None, 4)), ("preserve_unit_iters", True)))), prefix=1)
+    assert "SIGSEGV" in engine_recognises("loop_partition", RAISES, ex,
+                                          "test_loop_partition_segfaults_on_a_loop_with_two_blocks")
 
 
 def test_merge_of_a_loop_with_itself_segfaults() -> None:
@@ -38,6 +51,11 @@ def test_merge_of_a_loop_with_itself_segfaults() -> None:
         print("survived", flush=True)
     """)
     assert "scheduled" in r.stdout and "survived" not in r.stdout and r.returncode != 0
+    # As passcheck draws it: merge of two blocks' loops that reverse_compute_at made one loop.
+    ex = ScheduleExample(PrimFuncSpec("elementwise", (3,), (("depth", 2),), "int32"), (
+        Step("reverse_compute_at", "ew1", (0,), (("target", "ew0"), ("preserve_unit_loops", True), ("index", -1))),
+        Step("merge", "ew0", (0,), (("other", "ew1"),))), prefix=1)
+    assert "SIGSEGV" in engine_recognises("merge", RAISES, ex, "test_merge_of_a_loop_with_itself_segfaults")
 
 
 def test_cache_index_after_fusing_unit_loops_segfaults() -> None:
@@ -53,3 +71,7 @@ def test_cache_index_after_fusing_unit_loops_segfaults() -> None:
         print("survived", flush=True)
     """)
     assert "scheduled" in r.stdout and "survived" not in r.stdout and r.returncode != 0
+    ex = ScheduleExample(PrimFuncSpec("reshape", (1, 1, 1), (("out_shape", (1, 1)),), "int32"), (
+        Step("fuse", "reshape", (0,), (("count", 2), ("preserve_unit_iters", False))),
+        Step("cache_index", "reshape", (), (("cse_thresh", 0),))), prefix=1)
+    assert "SIGSEGV" in engine_recognises("cache_index", RAISES, ex, "test_cache_index_after_fusing_unit_loops_segfaults")

@@ -7,7 +7,7 @@ Expected findings: see tvm_bug_repros.py for what these tests promise, TVM_BUGS.
 from __future__ import annotations
 
 import passcheck.properties.tir_generic as G
-from tvm_bug_repros import case_of, example_case, rca, tensorize_steps, violation
+from tvm_bug_repros import case_of, example_case, known_violation, rca, tensorize_steps
 
 from passcheck.tir.kernels import PrimFuncSpec
 from passcheck.tir.schedule import ScheduleExample, Step
@@ -22,20 +22,27 @@ def test_reverse_compute_inline_after_blockize_fails_internally() -> None:
     case = case_of("reverse_compute_inline", spec,
                    Step("blockize", "pool", (1,), (("preserve_unit_iters", False),)),
                    Step("reverse_compute_inline", "post"), prefix=1)
-    assert "unordered_map::at" in violation(G.transformation_does_not_raise, case)
+    assert "unordered_map::at" in known_violation(G.transformation_does_not_raise, case)
 
 
 def test_cache_index_internal_error_when_nothing_to_cache() -> None:
+    """cache_index puts the blocks computing its index tables in a SeqStmt without flattening it:
+    with no index to cache it is empty, with one it has length 1, and TVM's SeqStmt constructor
+    rejects both (the 500-example cache_index campaign found the second: a reshape, and TOPI's
+    adaptive pooling)."""
     spec = PrimFuncSpec("elementwise", (4,), (("depth", 1),), "int32")
     case = case_of("cache_index", spec, Step("cache_index", "ew0", (), (("cse_thresh", 0),)))
-    assert "InternalError" in violation(G.transformation_does_not_raise, case)
+    assert "An empty SeqStmt is prohibited" in known_violation(G.transformation_does_not_raise, case)
+    spec = PrimFuncSpec("reshape", (1,), (("out_shape", (1, 1)),), "int32")
+    case = case_of("cache_index", spec, Step("cache_index", "reshape", (), (("cse_thresh", 0),)))
+    assert "A SeqStmt of length 1 is prohibited" in known_violation(G.transformation_does_not_raise, case)
 
 
 def test_annotate_buffer_access_rejects_a_buffer_of_fewer_dims_than_iterators() -> None:
     spec = PrimFuncSpec("matmul", (3, 4), (("n", 2),), "int32")
     case = case_of("annotate_buffer_access", spec, Step("annotate_buffer_access", "matmul", (),
                                                         (("buffer", 0), ("grow", 0))))
-    assert "Number of iter_vars (3) must match" in violation(G.transformation_does_not_raise, case)
+    assert "Number of iter_vars (3) must match" in known_violation(G.transformation_does_not_raise, case)
 
 
 def test_vectorize_of_a_symbolic_loop_does_not_build() -> None:
@@ -43,7 +50,7 @@ def test_vectorize_of_a_symbolic_loop_does_not_build() -> None:
     case = case_of("vectorize", spec, Step("vectorize", "ew0", (0,)))
     G.well_formed_before_after(case)
     G.bounds_safe_z3(case)
-    assert "Failed to vectorize loop with extent n" in violation(G.equivalent_by_execution, case)
+    assert "Failed to vectorize loop with extent n" in known_violation(G.equivalent_by_execution, case)
 
 
 def test_transform_layout_with_padding_after_blockize_leaves_undefined_vars() -> None:
@@ -59,7 +66,7 @@ def test_transform_layout_with_padding_after_blockize_leaves_undefined_vars() ->
                    Step("blockize", "pad", (7,), (("preserve_unit_iters", True),)),
                    Step("transform_layout", "post", (), (("kind", "read"), ("buffer", 2), ("map", ("split", 3, 3)),
                                                         ("pad_value", 0.0))), prefix=1)
-    assert "verify_well_formed rejects" in violation(G.well_formed_before_after, case)
+    assert "verify_well_formed rejects" in known_violation(G.well_formed_before_after, case)
 
 
 def test_unroll_of_a_symbolic_loop_does_not_build() -> None:
@@ -69,7 +76,7 @@ def test_unroll_of_a_symbolic_loop_does_not_build() -> None:
     case = case_of("unroll", spec, Step("unroll", "ew0", (0,)))
     G.well_formed_before_after(case)
     G.bounds_safe_z3(case)
-    assert "Cannot unroll non-constant loop" in violation(G.equivalent_by_execution, case)
+    assert "Cannot unroll non-constant loop" in known_violation(G.equivalent_by_execution, case)
 
 
 def test_cache_read_of_an_accumulator_inside_nested_blockizes_does_not_lower() -> None:
@@ -84,14 +91,14 @@ def test_cache_read_of_an_accumulator_inside_nested_blockizes_does_not_lower() -
                    Step("blockize", "matmul", (2,), (("preserve_unit_iters", False),)),
                    Step("blockize", "matmul", (4,), (("preserve_unit_iters", True),)),
                    Step("cache_read", "matmul", (), (("buffer", 0), ("scope", "global"))), prefix=2)
-    assert "is not in the block's signature" in violation(G.well_formed_before_after, case)
+    assert "is not in the block's signature" in known_violation(G.well_formed_before_after, case)
     # The cache_write campaign found the same with the cache on the write side.
     spec = PrimFuncSpec("matmul", (1, 1), (("n", 1),), "int32", symbolic=True, seed=883)
     case = case_of("cache_write", spec,
                    Step("blockize", "matmul", (3,), (("preserve_unit_iters", False),)),
                    Step("blockize", "matmul", (2,), (("preserve_unit_iters", False),)),
                    Step("cache_write", "matmul", (), (("buffer", 0), ("scope", "global"))), prefix=2)
-    assert "is not in the block's signature" in violation(G.well_formed_before_after, case)
+    assert "is not in the block's signature" in known_violation(G.well_formed_before_after, case)
 
 
 def test_rolling_buffer_fails_on_int64_indices() -> None:
@@ -104,7 +111,7 @@ def test_rolling_buffer_fails_on_int64_indices() -> None:
     attrs = (("op", "max"), ("kernel", (3, 1)), ("stride", (2, 1)), ("padding", (2, 0)))
     case = case_of("rolling_buffer", PrimFuncSpec("pool", (1, 1, 3, 3), attrs, "int64", prologue=True), *steps,
                    prefix=1)
-    assert "mismatched types. int64 vs. int32" in violation(G.transformation_does_not_raise, case)
+    assert "mismatched types. int64 vs. int32" in known_violation(G.transformation_does_not_raise, case)
     fine = case_of("rolling_buffer", PrimFuncSpec("pool", (1, 1, 3, 3), attrs, "int32", prologue=True), *steps,
                    prefix=1)
     G.transformation_does_not_raise(fine)
@@ -118,7 +125,7 @@ def test_reverse_compute_at_rejects_an_out_of_range_index_with_an_internal_error
     spec = PrimFuncSpec("elementwise", (1,), (("depth", 1),), "int32", prologue=True)
     case = case_of("reverse_compute_at", spec, Step("reverse_compute_at", "ew0", (0,), (
         ("target", "pre"), ("preserve_unit_loops", False), ("index", 0))))
-    assert "InternalError: Valid index:(-1, -2, [1, 1]), current index=0" in violation(
+    assert "InternalError: Valid index:(-1, -2, [1, 1]), current index=0" in known_violation(
         G.transformation_does_not_raise, case)
 
 
@@ -127,7 +134,7 @@ def test_cache_index_of_an_int64_kernel_with_a_symbolic_extent_fails_internally(
     produces)."""
     spec = PrimFuncSpec("pad", (1,), PAD_INT64, "int64", symbolic=True)
     case = case_of("cache_index", spec, Step("cache_index", "pad", (), (("cse_thresh", 0),)))
-    assert "InternalError: Check failed: (ana->CanProve(range.min() >=" in violation(
+    assert "InternalError: Check failed: (ana->CanProve(range.min() >=" in known_violation(
         G.transformation_does_not_raise, case)
 
 
@@ -136,7 +143,7 @@ def test_cache_index_of_an_int64_kernel_mixes_index_types() -> None:
     mixes int32 and int64 operands and lowering fails."""
     spec = PrimFuncSpec("pad", (1,), PAD_INT64, "int64")
     case = case_of("cache_index", spec, Step("cache_index", "pad", (), (("cse_thresh", 0),)))
-    assert "mismatched types. int32 vs. int64" in violation(G.well_formed_before_after, case)
+    assert "mismatched types. int32 vs. int64" in known_violation(G.well_formed_before_after, case)
 
 
 def test_reindex_after_reverse_compute_at_fails_internally() -> None:
@@ -146,7 +153,7 @@ def test_reindex_after_reverse_compute_at_fails_internally() -> None:
                                                                              ("preserve_unit_loops", True),
                                                                              ("index", -1))),
                    Step("reindex", "bcast", (), (("kind", "write"), ("buffer", 0))), prefix=1)
-    assert "InternalError: Check failed: (outer->body.get() == inner)" in violation(
+    assert "InternalError: Check failed: (outer->body.get() == inner)" in known_violation(
         G.transformation_does_not_raise, case)
 
 
@@ -157,7 +164,7 @@ def test_tensorize_under_a_split_predicate_fails_internally() -> None:
     Split by a divisor, the same tensorize applies and computes the same output."""
     spec = PrimFuncSpec("matmul", (5, 4), (("n", 3),), "int32")
     case = case_of("tensorize", spec, *tensorize_steps(2), prefix=3)
-    assert "InternalError: Check failed: (comparator.rhs_buffer_map_.count(desc))" in violation(
+    assert "InternalError: Check failed: (comparator.rhs_buffer_map_.count(desc))" in known_violation(
         G.transformation_does_not_raise, case)
     fine = case_of("tensorize", spec, *tensorize_steps(5), prefix=3)
     G.transformation_does_not_raise(fine)
@@ -169,11 +176,11 @@ def test_read_at_and_write_at_raise_key_errors() -> None:
     ex = ScheduleExample(spec=PrimFuncSpec(kind="reduce", shape=(1, 1), attrs=(("axes", (0,)), ("op", "sum")),
                                            index_dtype="int64", symbolic=True),
                          steps=(Step("read_at", "red", (0,), (("buffer", 0), ("scope", "global"))),))
-    assert "KeyError: 'key is not in Map'" in violation(G.transformation_does_not_raise, example_case("read_at", ex))
+    assert "KeyError: 'key is not in Map'" in known_violation(G.transformation_does_not_raise, example_case("read_at", ex))
     ex = ScheduleExample(spec=PrimFuncSpec(kind="transpose", shape=(1, 1), attrs=(("perm", (1, 0)),),
                                            index_dtype="int32", symbolic=True, seed=2),
                          steps=(Step("write_at", "transpose", (2,), (("buffer", 0), ("scope", "global"))),))
-    assert "KeyError: 'key is not in Map'" in violation(G.transformation_does_not_raise, example_case("write_at", ex))
+    assert "KeyError: 'key is not in Map'" in known_violation(G.transformation_does_not_raise, example_case("write_at", ex))
 
 
 def test_read_at_and_write_at_fail_internally_on_read_write_order() -> None:
@@ -181,7 +188,7 @@ def test_read_at_and_write_at_fail_internally_on_read_write_order() -> None:
                                            prologue=True, epilogue=True, epilogue_op="bias"),
                          steps=(Step("decompose_reduction", "matmul", (2,)),
                                 Step("read_at", "matmul", (5,), (("buffer", 0), ("scope", "global")))), prefix=1)
-    assert "w_pos.empty() || w_pos.back() < r_pos.front()" in violation(G.transformation_does_not_raise,
+    assert "w_pos.empty() || w_pos.back() < r_pos.front()" in known_violation(G.transformation_does_not_raise,
                                                                        example_case("read_at", ex))
     ex = ScheduleExample(spec=PrimFuncSpec(kind="elementwise", shape=(7,), attrs=(("depth", 2),), index_dtype="int64",
                                            epilogue=True, seed=187, epilogue_op="relu_shift"),
@@ -189,7 +196,7 @@ def test_read_at_and_write_at_fail_internally_on_read_write_order() -> None:
                                 Step("compute_at", "ew0", (6,), (("target", "post"), ("preserve_unit_loops", True),
                                                                 ("index", -1))),
                                 Step("write_at", "ew0", (6,), (("buffer", 0), ("scope", "global")))), prefix=2)
-    assert "r_pos.empty() || r_pos.back() <= w_pos.back()" in violation(G.transformation_does_not_raise,
+    assert "r_pos.empty() || r_pos.back() <= w_pos.back()" in known_violation(G.transformation_does_not_raise,
                                                                        example_case("write_at", ex))
 
 
@@ -200,7 +207,7 @@ def test_write_at_after_reverse_compute_at_and_cache_read_does_not_lower() -> No
                                                                          ("index", -1))),
                                 Step("cache_read", "pre", (), (("buffer", 0), ("scope", "global"))),
                                 Step("write_at", "pre", (3,), (("buffer", 0), ("scope", "global")))), prefix=2)
-    assert "block->writes.size() == 1" in violation(G.well_formed_before_after, example_case("write_at", ex))
+    assert "block->writes.size() == 1" in known_violation(G.well_formed_before_after, example_case("write_at", ex))
 
 
 def test_rfactor_after_reorder_and_compute_at_fails_internally() -> None:
@@ -210,7 +217,7 @@ def test_rfactor_after_reorder_and_compute_at_fails_internally() -> None:
                                 Step("compute_at", "matmul", (7,), (("target", "post"), ("preserve_unit_loops", False),
                                                                    ("index", -1))),
                                 Step("rfactor", "matmul", (2,), (("factor_axis", 1),))), prefix=2)
-    assert "block_realize == old_block_realize_.get()" in violation(G.transformation_does_not_raise,
+    assert "block_realize == old_block_realize_.get()" in known_violation(G.transformation_does_not_raise,
                                                                     example_case("rfactor", ex))
 
 
@@ -220,10 +227,28 @@ def test_blockize_of_a_split_unit_loop_is_ill_formed() -> None:
                          steps=(Step("split", "matmul", (3,), (("factors", (4, 2, 2)), ("preserve_unit_iters", False))),
                                 Step("blockize", "matmul", (5,), (("preserve_unit_iters", True),))), prefix=1)
     case = example_case("blockize", ex)
-    assert "verify_well_formed rejects" in violation(G.well_formed_before_after, case)
+    assert "verify_well_formed rejects" in known_violation(G.well_formed_before_after, case)
 
 
-def test_decompose_reduction_after_split_and_compute_at_does_not_build() -> None:
+def test_a_compacted_int32_intermediate_gets_int32_max_rows_and_does_not_build() -> None:
+    """An int32 kernel with a symbolic extent, an intermediate computed at a tile of its
+    consumer: lowering compacts the intermediate to the region one tile reads, fails to bound it,
+    and allocates 2147483647 (INT32_MAX) rows; the allocation's byte size then overflows and the
+    build fails "cannot make uint from negative value". The int64 kernel compacts to n rows and
+    runs. Reached by compute_at after a split (found once symbolic kernels were drawn more
+    often), by decompose_reduction after split and compute_at, and by annotate_buffer_access
+    after compute_at (a sound annotation: the block's own read region widened by 1, clipped)."""
+    import dataclasses
+
+    steps = (Step("split", "post", (0,), (("factors", (None, 2)), ("preserve_unit_iters", False))),
+             Step("compute_at", "ew0", (0,), (("target", "post"), ("preserve_unit_loops", False), ("index", -1))))
+    spec = PrimFuncSpec("elementwise", (5, 2), (("depth", 1),), "int32", symbolic=True, epilogue=True)
+    case = example_case("compute_at", ScheduleExample(spec, steps, prefix=1))
+    G.bounds_safe_z3(case)
+    assert "cannot make uint from negative value" in known_violation(G.equivalent_by_execution, case)
+    assert "T.alloc_buffer((2147483647, 2)" in case.lowered("after").script()
+    fine = example_case("compute_at", ScheduleExample(dataclasses.replace(spec, index_dtype="int64"), steps, prefix=1))
+    G.equivalent_by_execution(fine)
     ex = ScheduleExample(spec=PrimFuncSpec(kind="matmul", shape=(13, 13), attrs=(("n", 4),), index_dtype="int32",
                                            symbolic=True, epilogue=True, seed=2, epilogue_op="clip"),
                          steps=(Step("split", "post", (0,), (("factors", (None, 3)), ("preserve_unit_iters", False))),
@@ -232,7 +257,16 @@ def test_decompose_reduction_after_split_and_compute_at_does_not_build() -> None
                                 Step("decompose_reduction", "matmul", (1,))), prefix=2)
     case = example_case("decompose_reduction", ex)
     G.bounds_safe_z3(case)
-    assert "cannot make uint from negative value" in violation(G.equivalent_by_execution, case)
+    assert "cannot make uint from negative value" in known_violation(G.equivalent_by_execution, case)
+    assert "T.alloc_buffer((2147483647, 4)" in case.lowered("after").script()
+    ex = ScheduleExample(spec=PrimFuncSpec(kind="reduce", shape=(1, 2), attrs=(("axes", (0,)), ("op", "sum")),
+                                           index_dtype="int32", symbolic=True, prologue=True),
+                         steps=(Step("compute_at", "pre", (1,), (("target", "red"), ("preserve_unit_loops", False),
+                                                                ("index", -1))),
+                                Step("annotate_buffer_access", "red", (), (("buffer", 0), ("grow", 1)))), prefix=1)
+    case = example_case("annotate_buffer_access", ex)
+    assert "cannot make uint from negative value" in known_violation(G.equivalent_by_execution, case)
+    assert "T.alloc_buffer((2147483647, 2)" in case.lowered("after").script()
 
 
 def test_bind_of_a_reduction_loop_is_accepted_but_cannot_be_lowered() -> None:
@@ -247,7 +281,7 @@ def test_bind_of_a_reduction_loop_is_accepted_but_cannot_be_lowered() -> None:
                                                                           ("preserve_unit_loops", False),
                                                                           ("index", -1))),
                                 Step("bind", "red", (4,), (("thread", "threadIdx.x"),))), prefix=2)
-    assert "Cross-thread reduction" in violation(G.well_formed_before_after, example_case("bind", ex))
+    assert "Cross-thread reduction" in known_violation(G.well_formed_before_after, example_case("bind", ex))
 
 
 def test_fuse_reduction_epilogue_raises_instead_of_refusing() -> None:
@@ -255,27 +289,15 @@ def test_fuse_reduction_epilogue_raises_instead_of_refusing() -> None:
                                            index_dtype="int64", symbolic=True, seed=3),
                          steps=(Step("fuse_reduction_epilogue", "T_softmax_maxelem", (),
                                      (("epilogue", "T_softmax_exp"),)),))
-    assert "ValueError: Check failed: reduction_data_vars.size() == epilogue_data_vars.size()" in violation(
+    assert "ValueError: Check failed: reduction_data_vars.size() == epilogue_data_vars.size()" in known_violation(
         G.transformation_does_not_raise, example_case("fuse_reduction_epilogue", ex))
     ex = ScheduleExample(spec=PrimFuncSpec(kind="reduce", shape=(1, 7), attrs=(("axes", (1,)), ("op", "sum")),
                                            index_dtype="int32", prologue=True, epilogue=True, seed=12719,
                                            epilogue_op="bias"),
                          steps=(Step("blockize", "post", (1,), (("preserve_unit_iters", True),)),
                                 Step("fuse_reduction_epilogue", "red", (), (("epilogue", "post"),))), prefix=1)
-    assert "InternalError: Check failed: (false) is false: Expect StmtSRef" in violation(
+    assert "InternalError: Check failed: (false) is false: Expect StmtSRef" in known_violation(
         G.transformation_does_not_raise, example_case("fuse_reduction_epilogue", ex))
-
-
-def test_annotate_buffer_access_after_compute_at_does_not_build() -> None:
-    """The annotation is sound (the block's own read region widened by 1 and clipped to the
-    buffer); the build then fails on a negative extent."""
-    ex = ScheduleExample(spec=PrimFuncSpec(kind="reduce", shape=(1, 2), attrs=(("axes", (0,)), ("op", "sum")),
-                                           index_dtype="int32", symbolic=True, prologue=True),
-                         steps=(Step("compute_at", "pre", (1,), (("target", "red"), ("preserve_unit_loops", False),
-                                                                ("index", -1))),
-                                Step("annotate_buffer_access", "red", (), (("buffer", 0), ("grow", 1)))), prefix=1)
-    assert "cannot make uint from negative value" in violation(G.equivalent_by_execution,
-                                                               example_case("annotate_buffer_access", ex))
 
 
 def test_cache_index_raises_key_and_type_errors() -> None:
@@ -284,12 +306,12 @@ def test_cache_index_raises_key_and_type_errors() -> None:
                                            epilogue_op="relu_shift"),
                          steps=(Step("sample_perfect_tile", "post", (2,), (("n", 3), ("max_innermost", 16))),
                                 Step("cache_index", "pad", (), (("cse_thresh", 0),))), prefix=1)
-    assert "KeyError: 'key is not in Map'" in violation(G.transformation_does_not_raise,
+    assert "KeyError: 'key is not in Map'" in known_violation(G.transformation_does_not_raise,
                                                         example_case("cache_index", ex))
     ex = ScheduleExample(spec=PrimFuncSpec(kind="pad", shape=(5, 5), attrs=(("pads", ((2, 0), (1, 0))),),
                                            index_dtype="int32", symbolic=True, seed=9, epilogue_op="clip"),
                          steps=(Step("cache_index", "pad", (), (("cse_thresh", 0),)),))
-    assert "loop_var.ty() == extent.ty()" in violation(G.transformation_does_not_raise,
+    assert "loop_var.ty() == extent.ty()" in known_violation(G.transformation_does_not_raise,
                                                        example_case("cache_index", ex))
 
 
@@ -301,7 +323,7 @@ def test_cache_inplace_after_decompose_reduction_uses_block_iterators_outside_th
                                            symbolic=True),
                          steps=(Step("decompose_reduction", "matmul", (0,)),
                                 Step("cache_inplace", "matmul", (), (("buffer", 0), ("scope", "global")))), prefix=1)
-    assert "verify_well_formed rejects" in violation(G.well_formed_before_after, example_case("cache_inplace", ex))
+    assert "verify_well_formed rejects" in known_violation(G.well_formed_before_after, example_case("cache_inplace", ex))
 
 
 def test_reverse_compute_at_of_a_pooling_raises_a_pattern_match_value_error() -> None:
@@ -312,7 +334,7 @@ def test_reverse_compute_at_of_a_pooling_raises_a_pattern_match_value_error() ->
                                                ("padding", (0, 0))), "int64", prologue=True, epilogue=True,
                         epilogue_op="bias")
     case = case_of("reverse_compute_at", spec, rca("pool", 1, "pre"))
-    assert "TensorRegion pattern match failed" in violation(G.transformation_does_not_raise, case)
+    assert "TensorRegion pattern match failed" in known_violation(G.transformation_does_not_raise, case)
 
 
 
@@ -328,7 +350,7 @@ def test_compute_inline_after_write_at_does_not_lower() -> None:
                          steps=(Step("sample_partitioned_tile", "ew1", (7,), (("n", 3), ("pos", 0), ("inner", 2))),
                                 Step("write_at", "ew1", (5,), (("buffer", 0), ("scope", "global"))),
                                 Step("compute_inline", "ew1")))
-    assert "Multiple buffer read" in violation(G.well_formed_before_after, example_case("schedule", ex))
+    assert "Multiple buffer read" in known_violation(G.well_formed_before_after, example_case("schedule", ex))
 
 
 def test_fuse_reduction_epilogue_after_transform_layout_fails_internally() -> None:
@@ -346,7 +368,7 @@ def test_fuse_reduction_epilogue_after_transform_layout_fails_internally() -> No
                                 Step("sample_categorical", "pad", (0,)),
                                 Step("cache_read", "pad", (), (("buffer", 2), ("scope", "local"))),
                                 Step("fuse_reduction_epilogue", "conv", (), (("epilogue", "post"),))))
-    assert "cannot be indexed with the 5-dimensional indices" in violation(G.transformation_does_not_raise,
+    assert "cannot be indexed with the 5-dimensional indices" in known_violation(G.transformation_does_not_raise,
                                                                             example_case("schedule", ex))
 
 
@@ -358,4 +380,19 @@ def test_fuse_of_a_reordered_symbolic_padding_fails_internally() -> None:
     spec = PrimFuncSpec("pad", (16, 16, 17), (("pads", ((3, 3), (0, 2), (1, 3))),), "int64", symbolic=True)
     case = case_of("fuse", spec, Step("reorder", "pad", (1, 0, 2)),
                    Step("fuse", "pad", (4,), (("count", 3), ("preserve_unit_iters", True))), prefix=1)
-    assert "CanProveDivisible(info.padding_factor, divisor)" in violation(G.transformation_does_not_raise, case)
+    assert "CanProveDivisible(info.padding_factor, divisor)" in known_violation(G.transformation_does_not_raise, case)
+
+
+def test_parallel_of_a_loop_inside_a_parallel_loop_does_not_build() -> None:
+    """The slow `schedule` campaign used to let "Nested parallel loop" build failures through an
+    ad-hoc filter, with no repro kept; kept here when the known-bug registry replaced that
+    filter. parallel of the inner loop of an already parallel nest is accepted by the schedule,
+    then the build fails "Nested parallel loop is not supported by threadpool"."""
+    spec = PrimFuncSpec("elementwise", (4, 3), (("depth", 1),), "int32")
+    ex = ScheduleExample(spec, (Step("parallel", "ew0", (0,)), Step("parallel", "ew0", (1,))))
+    case = example_case("schedule", ex)
+    G.well_formed_before_after(case)
+    G.bounds_safe_z3(case)
+    assert "Nested parallel loop is not supported" in known_violation(G.equivalent_by_execution, case)
+    # Parallel on the outer loop alone builds and computes the same output.
+    G.equivalent_by_execution(example_case("schedule", ScheduleExample(spec, ex.steps[:1])))

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 import passcheck.properties.tir_generic as G
-from tvm_bug_repros import case_of, example_case, tensorize_steps, violation
+from tvm_bug_repros import case_of, example_case, known_violation, tensorize_steps
 
 from passcheck.tir.kernels import PrimFuncSpec
 from passcheck.tir.schedule import ScheduleExample, Step
@@ -26,7 +26,7 @@ def test_cache_read_after_compute_at_drops_the_predicate() -> None:
     case = case_of("cache_read", CONV_PADDED,
                    Step("compute_at", "pre", (6,), (("target", "pad"), ("preserve_unit_loops", True), ("index", -1))),
                    Step("cache_read", "pad", (), (("buffer", 0), ("scope", "global"))), prefix=1)
-    msg = violation(G.bounds_safe_z3, case)
+    msg = known_violation(G.bounds_safe_z3, case)
     assert "pre_global[" in msg and "evaluates to -2" in msg and "y=0" in msg
 
 
@@ -37,7 +37,7 @@ def test_split_tail_index_wraps_in_int32_near_the_largest_extent() -> None:
     wraps too and lets the access through. Index arithmetic is not widened to int64."""
     spec = PrimFuncSpec("pad", (1,), (("pads", ((0, 1),)),), "int32", symbolic=True)
     case = case_of("split", spec, Step("split", "pad", (0,), (("factors", (None, 3)), ("preserve_unit_iters", False))))
-    msg = violation(G.bounds_safe_z3, case)
+    msg = known_violation(G.bounds_safe_z3, case)
     assert "evaluates to -2147483648" in msg and re.search(r"n=214748364[56]\b", msg)
 
 
@@ -47,7 +47,7 @@ def test_read_at_copies_the_unguarded_region() -> None:
                                                ("padding", (2, 0))), "int64", epilogue=True, seed=1,
                         epilogue_op="clip")
     case = case_of("read_at", spec, Step("read_at", "pad", (1,), (("buffer", 0), ("scope", "global"))))
-    msg = violation(G.bounds_safe_z3, case)
+    msg = known_violation(G.bounds_safe_z3, case)
     assert "load X[" in msg and "evaluates to -2" in msg
 
 
@@ -57,7 +57,7 @@ def test_rfactor_after_a_non_dividing_split_drops_the_predicate() -> None:
     spec = PrimFuncSpec("reduce", (5, 6), (("axes", (1,)), ("op", "sum")), "int32")
     case = case_of("rfactor", spec, Step("split", "red", (0,), (("factors", (2, None)),)),
                    Step("rfactor", "red", (2,), (("factor_axis", 0),)), prefix=1)
-    msg = violation(G.bounds_safe_z3, case)
+    msg = known_violation(G.bounds_safe_z3, case)
     assert "store red[i0_0 * 3 + i0_1]" in msg and "evaluates to 5, outside [0, 5)" in msg
 
 
@@ -68,7 +68,7 @@ def test_decompose_reduction_init_block_loses_the_split_predicate() -> None:
     case = case_of("decompose_reduction", spec,
                    Step("split", "matmul", (1,), (("factors", (4, 16, None)), ("preserve_unit_iters", False))),
                    Step("decompose_reduction", "matmul", (2,)), prefix=1)
-    msg = violation(G.bounds_safe_z3, case)
+    msg = known_violation(G.bounds_safe_z3, case)
     assert "store matmul[i, j_0 * 16 + j_1_init]" in msg and "outside [0, 9)" in msg
 
 
@@ -79,7 +79,7 @@ def test_blockize_drops_the_predicate_of_the_loop_it_wraps() -> None:
     case = case_of("blockize", spec,
                    Step("split", "pre", (1,), (("factors", (None, 7)), ("preserve_unit_iters", False))),
                    Step("blockize", "pre", (2,), (("preserve_unit_iters", False),)), prefix=1)
-    msg = violation(G.bounds_safe_z3, case)
+    msg = known_violation(G.bounds_safe_z3, case)
     assert "load X[i0, i1_1]" in msg and "outside [0, 1)" in msg
 
 
@@ -89,7 +89,7 @@ def test_write_at_write_back_drops_the_split_predicate() -> None:
     spec = PrimFuncSpec("elementwise", (5,), (("depth", 2),), "int32")
     case = case_of("write_at", spec, Step("split", "ew1", (0,), (("factors", (2, None)),)),
                    Step("write_at", "ew1", (1,), (("buffer", 0), ("scope", "global"))), prefix=1)
-    msg = violation(G.bounds_safe_z3, case)
+    msg = known_violation(G.bounds_safe_z3, case)
     assert "store ew1[i0_0 * 3 + i0_1]" in msg and "i0_0=1, i0_1=2" in msg
 
 
@@ -100,11 +100,11 @@ def test_reindex_cache_read_copies_the_unguarded_region_of_a_padded_read() -> No
     spec = PrimFuncSpec("pad", (1,), (("pads", ((0, 1),)),), "int32", symbolic=True)
     case = case_of("reindex_cache_read", spec, Step("reindex_cache_read", "pad", (), (
         ("buffer", 0), ("scope", "global"), ("perm", (0, 1)))))
-    msg = violation(G.bounds_safe_z3, case)
+    msg = known_violation(G.bounds_safe_z3, case)
     assert re.search(r"load X\[\w+\] \(shape \[n\]\): index 0 evaluates to (\d+), outside \[0, \1\)", msg), msg
     # The reindex campaign found the same for reindex of the read.
     case = case_of("reindex", spec, Step("reindex", "pad", (), (("kind", "read"), ("buffer", 0))))
-    msg = violation(G.bounds_safe_z3, case)
+    msg = known_violation(G.bounds_safe_z3, case)
     assert re.search(r"load X\[\w+\] \(shape \[n\]\): index 0 evaluates to (\d+), outside \[0, \1\)", msg), msg
 
 
@@ -117,7 +117,7 @@ def test_reindex_cache_write_after_a_non_dividing_split_drops_the_predicate() ->
                    Step("split", "ew0", (0,), (("factors", (1, 2)), ("preserve_unit_iters", False))),
                    Step("reindex_cache_write", "ew0", (), (("buffer", 0), ("scope", "global"), ("perm", (0, 1)))),
                    prefix=1)
-    msg = violation(G.bounds_safe_z3, case)
+    msg = known_violation(G.bounds_safe_z3, case)
     assert "store ew0[" in msg and "index 0 evaluates to 1, outside [0, 1)" in msg, msg
 
 
@@ -129,11 +129,11 @@ def test_tensorize_drops_the_predicate_of_a_split_unit_loop() -> None:
     preserve_unit_iters=True TVM raises the InternalError above or refuses instead."""
     case = case_of("tensorize", PrimFuncSpec("matmul", (1, 3), (("n", 3),), "int32"),
                    *tensorize_steps(3, 3, keep=False), prefix=3)
-    msg = violation(G.bounds_safe_z3, case)
+    msg = known_violation(G.bounds_safe_z3, case)
     assert "store matmul[i_1, j] (shape [1, 3]): index 0 evaluates to" in msg, msg
     case = case_of("tensorize", PrimFuncSpec("matmul", (16, 1), (("n", 3),), "int32"),
                    *tensorize_steps(2, 2, keep=False), prefix=3)
-    msg = violation(G.bounds_safe_z3, case)
+    msg = known_violation(G.bounds_safe_z3, case)
     assert "load X[i_0 * 2 + i_1, r] (shape [16, 1]): index 1 evaluates to 1, outside [0, 1)" in msg, msg
 
 
@@ -143,7 +143,7 @@ def test_pad_einsum_after_compute_at_stores_out_of_bounds() -> None:
                          steps=(Step("compute_at", "matmul", (1,), (("target", "post"), ("preserve_unit_loops", False),
                                                                    ("index", -1))),
                                 Step("pad_einsum", "matmul", (), (("padding", (2, 1, 2)),))), prefix=1)
-    msg = violation(G.bounds_safe_z3, example_case("pad_einsum", ex))
+    msg = known_violation(G.bounds_safe_z3, example_case("pad_einsum", ex))
     assert "store post[" in msg and "outside [0, n)" not in msg, msg
 
 
@@ -156,7 +156,7 @@ def test_cache_read_of_a_blockized_padding_copies_the_unguarded_region() -> None
                         prologue=True, epilogue=True, epilogue_op="bias")
     case = case_of("cache_read", spec, Step("blockize", "pad", (2,), (("preserve_unit_iters", True),)),
                    Step("cache_read", "pad", (), (("buffer", 0), ("scope", "local"))), prefix=1)
-    msg = violation(G.bounds_safe_z3, case)
+    msg = known_violation(G.bounds_safe_z3, case)
     assert "load pre[0, ch, ax2, ax3 - 1] (shape [1, 3, 13, 7]): index 3 evaluates to -1, outside [0, 7)" in msg, msg
 
 
@@ -168,5 +168,5 @@ def test_reindex_cache_read_after_a_non_dividing_split_drops_the_predicate() -> 
                    Step("split", "post", (4,), (("factors", (3, 5, None)), ("preserve_unit_iters", True))),
                    Step("reindex_cache_read", "post", (), (("buffer", 1), ("scope", "local"), ("perm", (0, 1)))),
                    prefix=1)
-    msg = violation(G.bounds_safe_z3, case)
+    msg = known_violation(G.bounds_safe_z3, case)
     assert "load matmul[i0_0 * 5 + i0_1, i1] (shape [2, 2]): index 0 evaluates to" in msg, msg

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import passcheck.properties.tir_generic as G
 import passcheck.properties.tir_schedule as S
-from tvm_bug_repros import case_of, example_case, rca, violation
+from tvm_bug_repros import case_of, example_case, known_violation, rca
 
 from passcheck.tir.kernels import PrimFuncSpec
 from passcheck.tir.schedule import ScheduleExample, Step
@@ -22,10 +22,15 @@ def test_reverse_compute_at_skips_padding_rows() -> None:
     spec = PrimFuncSpec("pool", (2, 2, 13, 10), (("op", "avg"), ("kernel", (3, 1)), ("stride", (1, 2)),
                                                 ("padding", (1, 0))), "int32", prologue=True, seed=2)
     case = case_of("reverse_compute_at", spec, rca("pad", 2, "pre"))
-    assert "80 of 600 instances are never executed" in violation(S.block_instances_exactly_once, case)
-    # The unwritten rows are read uninitialized: whether execution notices depends on what the
-    # allocator hands out (often zeros, the right padding value), so only the domain check is
-    # deterministic here.
+    assert "80 of 600 instances are never executed" in known_violation(S.block_instances_exactly_once, case)
+    # The unwritten rows are read: NaN, as every intermediate starts.
+    assert "computes different values" in known_violation(G.equivalent_by_execution, case)
+    # The reverse_compute_at campaign's twin: the padding inlined into the consumer that moves.
+    spec = PrimFuncSpec("pad", (8,), (("pads", ((3, 2),)),), "int32", prologue=True, epilogue=True,
+                        epilogue_op="clip")
+    case = case_of("reverse_compute_at", spec, Step("compute_inline", "pad"), rca("post", 0, "pre"), prefix=1)
+    assert "5 of 13 instances are never executed" in known_violation(S.block_instances_exactly_once, case)
+    assert "computes different values" in known_violation(G.equivalent_by_execution, case)
 
 
 def test_reverse_compute_at_under_a_fused_loop_shrinks_the_reduction_window() -> None:
@@ -36,27 +41,27 @@ def test_reverse_compute_at_under_a_fused_loop_shrinks_the_reduction_window() ->
     case = case_of("reverse_compute_at", spec, Step("fuse", "pre", (0,), (("count", 2), ("preserve_unit_iters", True))),
                    Step("reverse_compute_at", "pool", (0,), (("target", "pre"), ("preserve_unit_loops", True),
                                                              ("index", -1))), prefix=1)
-    assert "60 of 80 instances are never executed" in violation(S.block_instances_exactly_once, case)
-    assert "computes different values" in violation(G.equivalent_by_execution, case)
+    assert "60 of 80 instances are never executed" in known_violation(S.block_instances_exactly_once, case)
+    assert "computes different values" in known_violation(G.equivalent_by_execution, case)
 
 
 def test_vectorize_shares_a_compacted_intermediate_between_lanes() -> None:
     case = case_of("vectorize", BCAST4, rca("post", 0, "bcast"), Step("vectorize", "post", (0,)), prefix=1)
     G.bounds_safe_z3(case)
-    assert "computes different values" in violation(G.equivalent_by_execution, case)
+    assert "computes different values" in known_violation(G.equivalent_by_execution, case)
 
 
 def test_reindex_write_after_reverse_compute_at_copies_back_too_late() -> None:
     case = case_of("reindex", BCAST4, rca("post", 0, "bcast"),
                    Step("reindex", "bcast", (), (("kind", "write"), ("buffer", 0))), prefix=1)
-    assert "computes different values" in violation(G.equivalent_by_execution, case)
+    assert "computes different values" in known_violation(G.equivalent_by_execution, case)
 
 
 def test_write_at_after_decompose_reduction_leaves_the_init_behind() -> None:
     spec = PrimFuncSpec("matmul", (5, 4), (("n", 3),), "int32", seed=2)
     case = case_of("write_at", spec, Step("decompose_reduction", "matmul", (2,)),
                    Step("write_at", "matmul", (2,), (("buffer", 0), ("scope", "local"))), prefix=1)
-    assert "computes different values" in violation(G.equivalent_by_execution, case)
+    assert "computes different values" in known_violation(G.equivalent_by_execution, case)
 
 
 def test_cache_write_of_a_blockized_reduction_leaves_the_init_behind() -> None:
@@ -66,7 +71,7 @@ def test_cache_write_of_a_blockized_reduction_leaves_the_init_behind() -> None:
     spec = PrimFuncSpec("legalized", (13, 7), (("op", "sum"), ("axes", (1,))), "int64")
     case = case_of("cache_write", spec, Step("blockize", "x_red", (1,), (("preserve_unit_iters", True),)),
                    Step("cache_write", "x_red", (), (("buffer", 0), ("scope", "global"))), prefix=1)
-    assert "computes different values" in violation(G.equivalent_by_execution, case)
+    assert "computes different values" in known_violation(G.equivalent_by_execution, case)
 
 
 def test_fuse_reduction_epilogue_folds_a_bias_into_a_max_reduction() -> None:
@@ -75,7 +80,7 @@ def test_fuse_reduction_epilogue_folds_a_bias_into_a_max_reduction() -> None:
     spec = PrimFuncSpec("pool", (1, 4, 9, 6), (("op", "max"), ("kernel", (3, 1)), ("stride", (2, 2)),
                                                ("padding", (2, 0))), "int64", epilogue=True, epilogue_op="bias", seed=3)
     case = case_of("fuse_reduction_epilogue", spec, Step("fuse_reduction_epilogue", "pool", (), (("epilogue", "post"),)))
-    assert "computes different values" in violation(G.equivalent_by_execution, case)
+    assert "computes different values" in known_violation(G.equivalent_by_execution, case)
     # The same bias on a sum stays exact.
     mm = PrimFuncSpec("matmul", (3, 4), (("n", 2),), "int32", epilogue=True, seed=2, epilogue_op="bias")
     G.equivalent_by_execution(case_of("fuse_reduction_epilogue", mm,
@@ -87,7 +92,7 @@ def test_merge_ignores_producer_consumer_order() -> None:
     `post` reads `ew1` before the (later) nest that computes it."""
     spec = PrimFuncSpec("elementwise", (3, 3, 8), (("depth", 2),), "int32", epilogue=True)
     case = case_of("merge", spec, Step("merge", "post", (0,), (("other", "ew0"),)))
-    assert "computes different values" in violation(G.equivalent_by_execution, case)
+    assert "computes different values" in known_violation(G.equivalent_by_execution, case)
 
 
 def test_merge_of_nests_two_stages_apart_skips_the_stage_between() -> None:
@@ -97,7 +102,7 @@ def test_merge_of_nests_two_stages_apart_skips_the_stage_between() -> None:
     spec = PrimFuncSpec("pool", (1, 5, 13, 9), (("op", "avg"), ("kernel", (1, 3)), ("stride", (1, 2)),
                                                 ("padding", (0, 1))), "int32", prologue=True)
     case = case_of("merge", spec, Step("merge", "pad", (0,), (("other", "avg"),)))
-    assert "computes different values" in violation(G.equivalent_by_execution, case)
+    assert "computes different values" in known_violation(G.equivalent_by_execution, case)
 
 
 def test_pad_einsum_pads_a_max_reduction_with_zeros() -> None:
@@ -105,7 +110,7 @@ def test_pad_einsum_pads_a_max_reduction_with_zeros() -> None:
     reduction axis with 0: a window of negative values now has maximum 0."""
     spec = PrimFuncSpec("reduce", (13, 10, 3), (("axes", (2,)), ("op", "max")), "int32", seed=1)
     case = case_of("pad_einsum", spec, Step("pad_einsum", "red", (), (("padding", (2, 4, 8)),)))
-    assert "computes different values" in violation(G.equivalent_by_execution, case)
+    assert "computes different values" in known_violation(G.equivalent_by_execution, case)
 
 
 def test_reverse_compute_at_of_a_reshape_computes_half_the_consumer() -> None:
@@ -116,7 +121,7 @@ def test_reverse_compute_at_of_a_reshape_computes_half_the_consumer() -> None:
     or -2, with or without an epilogue."""
     spec = PrimFuncSpec("reshape", (3, 16), (("out_shape", (4, 12)),), "int32", prologue=True)
     case = case_of("reverse_compute_at", spec, rca("reshape", 0, "pre"))
-    assert "24 of 48 instances are never executed" in violation(S.block_instances_exactly_once, case)
+    assert "24 of 48 instances are never executed" in known_violation(S.block_instances_exactly_once, case)
 
 
 def test_reindex_write_after_compute_at_copies_back_too_late() -> None:
@@ -130,7 +135,7 @@ def test_reindex_write_after_compute_at_copies_back_too_late() -> None:
                                                                        ("preserve_unit_loops", False),
                                                                        ("index", -1))),
                    Step("reindex", "reshape", (), (("kind", "write"), ("buffer", 0))), prefix=1)
-    assert "computes different values" in violation(G.equivalent_by_execution, case)
+    assert "computes different values" in known_violation(G.equivalent_by_execution, case)
 
 
 def test_write_at_of_a_blockized_reduction_leaves_the_init_behind() -> None:
@@ -139,7 +144,7 @@ def test_write_at_of_a_blockized_reduction_leaves_the_init_behind() -> None:
                          steps=(Step("compute_inline", "pre"),
                                 Step("blockize", "matmul", (6,), (("preserve_unit_iters", True),)),
                                 Step("write_at", "matmul", (3,), (("buffer", 0), ("scope", "global")))), prefix=2)
-    assert "computes different values" in violation(G.equivalent_by_execution, example_case("write_at", ex))
+    assert "computes different values" in known_violation(G.equivalent_by_execution, example_case("write_at", ex))
 
 
 def test_rfactor_after_a_non_dividing_split_sums_uninitialised_partials() -> None:
@@ -153,7 +158,7 @@ def test_rfactor_after_a_non_dividing_split_sums_uninitialised_partials() -> Non
                                 Step("rfactor", "red", (3,), (("factor_axis", 0),))), prefix=1)
     case = example_case("rfactor", ex)
     G.bounds_safe_z3(case)
-    assert "computes different values" in violation(G.equivalent_by_execution, case)
+    assert "computes different values" in known_violation(G.equivalent_by_execution, case)
 
 
 def test_pad_einsum_pads_a_loop_shared_with_another_block() -> None:
@@ -168,7 +173,7 @@ def test_pad_einsum_pads_a_loop_shared_with_another_block() -> None:
                                                                           ("index", -1))),
                                 Step("pad_einsum", "red", (), (("padding", (8, 2)),))), prefix=2)
     case = example_case("pad_einsum", ex)
-    assert "block 'post' (outside)" in violation(S.block_instances_within_domain, case)
+    assert "block 'post' (outside)" in known_violation(S.block_instances_within_domain, case)
 
 
 def test_loop_partition_drops_the_iterations_its_factors_miss() -> None:
@@ -178,13 +183,13 @@ def test_loop_partition_drops_the_iterations_its_factors_miss() -> None:
                                            index_dtype="int64", symbolic=True),
                          steps=(Step("loop_partition", "matmul", (2,), (("factors", (1, 1)),
                                                                        ("preserve_unit_iters", False))),))
-    assert "computes different values" in violation(G.equivalent_by_execution, example_case("loop_partition", ex))
+    assert "computes different values" in known_violation(G.equivalent_by_execution, example_case("loop_partition", ex))
     ex = ScheduleExample(spec=PrimFuncSpec(kind="reshape", shape=(12, 12, 1), attrs=(("out_shape", (18, 8)),),
                                            index_dtype="int32", epilogue=True, seed=594, epilogue_op="relu_shift"),
                          steps=(Step("fuse", "post", (5,), (("count", 2), ("preserve_unit_iters", False))),
                                 Step("loop_partition", "post", (4,), (("factors", (7, 3, 4)),
                                                                      ("preserve_unit_iters", True)))), prefix=1)
-    assert "verify_well_formed rejects" in violation(G.well_formed_before_after, example_case("loop_partition", ex))
+    assert "verify_well_formed rejects" in known_violation(G.well_formed_before_after, example_case("loop_partition", ex))
 
 
 def test_decompose_padding_after_compute_at_reads_the_producer_too_early() -> None:
@@ -198,7 +203,7 @@ def test_decompose_padding_after_compute_at_reads_the_producer_too_early() -> No
                                 Step("decompose_padding", "pad", (0,))), prefix=1)
     case = example_case("decompose_padding", ex)
     G.bounds_safe_z3(case)
-    assert "computes different values" in violation(G.equivalent_by_execution, case)
+    assert "computes different values" in known_violation(G.equivalent_by_execution, case)
     ex = ScheduleExample(spec=PrimFuncSpec(kind="pad", shape=(1,), attrs=(("pads", ((0, 0),)),), index_dtype="int32",
                                            symbolic=True, prologue=True),
                          steps=(Step("reverse_compute_at", "pad", (0,), (("target", "pre"), ("preserve_unit_loops", True),
@@ -206,7 +211,7 @@ def test_decompose_padding_after_compute_at_reads_the_producer_too_early() -> No
                                 Step("compute_at", "pre", (7,), (("target", "pad"), ("preserve_unit_loops", False),
                                                                 ("index", -1))),
                                 Step("decompose_padding", "pad", (0,))), prefix=2)
-    assert "in_bound_filling_pos.defined()" in violation(G.transformation_does_not_raise,
+    assert "in_bound_filling_pos.defined()" in known_violation(G.transformation_does_not_raise,
                                                          example_case("decompose_padding", ex))
 
 
@@ -218,8 +223,61 @@ def test_reindex_of_a_blockized_reduction_computes_garbage() -> None:
                         epilogue_op="clip")
     case = case_of("reindex", spec, Step("blockize", "red", (4,), (("preserve_unit_iters", False),)),
                    Step("reindex", "red", (), (("kind", "read"), ("buffer", 0))), prefix=1)
-    assert "computes different values" in violation(G.equivalent_by_execution, case)
+    assert "computes different values" in known_violation(G.equivalent_by_execution, case)
     spec = PrimFuncSpec("matmul", (5, 12), (("n", 17),), "int32", prologue=True)
     case = case_of("reindex", spec, Step("blockize", "matmul", (5,), (("preserve_unit_iters", False),)),
                    Step("reindex", "matmul", (), (("kind", "write"), ("buffer", 0))), prefix=1)
-    assert "computes different values" in violation(G.equivalent_by_execution, case)
+    assert "computes different values" in known_violation(G.equivalent_by_execution, case)
+
+
+# --- found once symbolic extents run at 0 (an empty input) ----------------------------------------
+
+
+def test_a_reduction_over_an_empty_axis_leaves_its_output_unwritten() -> None:
+    """A TE (or TOPI/LegalizeOps) reduction lowers to a block whose ``T.init()`` runs at the
+    first iteration of the reduction loop: over an empty axis (n = 0) there is none, so the
+    output is never written -- not 0 for a sum, not -inf for a max. Relax's ``R.sum(x, axis=0)``
+    of an (n, 3) tensor returns uninitialised memory at n = 0 the same way. decompose_reduction,
+    which hoists the init out of the reduction loop, gives the right zeros. passcheck reports it
+    under equivalent_by_execution (the unscheduled kernel has no defined output to compare with)."""
+    import numpy as np
+
+    from passcheck.tir import execution as tir_exec
+
+    for op in ("sum", "max"):
+        spec = PrimFuncSpec("reduce", (0, 3), (("axes", (0,)), ("op", op)), "int32", symbolic=True)
+        ref = tir_exec.reference(spec)
+        assert ref.unwritten is not None and ref.unwritten.all() and np.isnan(ref.out32).all()
+    spec = PrimFuncSpec("legalized", (0, 3), (("op", "sum"), ("axes", (0,))), "int64", symbolic=True)
+    assert tir_exec.reference(spec).unwritten.all()
+    case = case_of("decompose_reduction", spec, Step("decompose_reduction", "x_red", (0,)))
+    assert "the unscheduled kernel leaves 3 of 3 output elements unwritten (e.g. output[0]) at n=0" in known_violation(
+        G.equivalent_by_execution, case)
+    G.bounds_safe_z3(case)
+    fixed = tir_exec.run_scheduled(spec, case.after)
+    assert (fixed == 0).all()  # with the init hoisted, the empty sum is 0
+    _relax_sum_kernel_leaves_an_empty_sum_unwritten()
+
+
+def _relax_sum_kernel_leaves_an_empty_sum_unwritten() -> None:
+    """The same bug end to end: the legalized ``R.sum`` kernel, called with a NaN-filled output
+    buffer, leaves it NaN at n = 0 (in the VM the output is whatever memory it allocated)."""
+    import numpy as np
+    import tvm
+    from tvm import relax, tirx
+    from tvm.relax import op as R
+
+    bb = relax.BlockBuilder()
+    x = relax.Var("x", relax.TensorType((tirx.Var("n", "int64"), 3), "float32"))
+    with bb.function("main", [x]):
+        with bb.dataflow():
+            out = bb.emit_output(R.sum(x, axis=[0]))
+        bb.emit_func_output(out)
+    legal = relax.transform.LegalizeOps()(bb.get())
+    func = next(f for f in legal.functions.values() if isinstance(f, tirx.PrimFunc))
+    lib = tvm.compile(tvm.IRModule({"main": func.with_attr("global_symbol", "main")}), target="llvm")
+    y = tvm.runtime.tensor(np.full((3,), np.nan, "float32"))
+    lib["main"](tvm.runtime.tensor(np.zeros((0, 3), "float32")), y)
+    assert np.isnan(y.numpy()).all()  # numpy's sum over an empty axis is 0
+    lib["main"](tvm.runtime.tensor(np.ones((2, 3), "float32")), y)
+    assert (y.numpy() == 2).all()

@@ -107,3 +107,42 @@ def _with_body_prefix(outer: Any, target: Any, stmt: Any) -> Any:
                         outer.thread_binding, outer.annotations)
     return tirx.For(outer.loop_var, outer.min, outer.extent, outer.kind, _with_body_prefix(outer.body, target, stmt),
                     outer.thread_binding, outer.annotations)
+
+
+def _first_symbolic_loop(mod: Any, rewrite: Any) -> Any:
+    """``mod`` with the outermost loop whose extent is not a constant replaced by ``rewrite(loop)``."""
+    done: list[int] = []
+
+    def visit(loop: Any) -> Any:
+        if done or isinstance(loop.extent, tirx.IntImm):
+            return loop
+        done.append(1)
+        return rewrite(loop)
+
+    return tvm_ffi.structural_map(mod, [(tirx.For, visit)], order="pre")
+
+
+def loop_runs_at_least_once(mod: Any) -> Any:
+    """A loop over a symbolic extent becomes a do-while loop: it runs ``max(extent, 1)`` times,
+    right for every non-empty input, out of bounds for an empty one."""
+
+    def do_while(loop: Any) -> Any:
+        one = tirx.IntImm(str(loop.extent.ty.dtype), 1)
+        return tirx.For(loop.loop_var, loop.min, tirx.max(loop.extent, one), loop.kind, loop.body,
+                        loop.thread_binding, loop.annotations)
+
+    return _first_symbolic_loop(mod, do_while)
+
+
+def skip_empty_input(mod: Any) -> Any:
+    """An early exit for an empty input: the first nest over a symbolic extent runs only when
+    the shape var is positive -- but a padding kernel still owes its padding rows then."""
+    from passcheck.tir.analysis.nodes import free_vars
+
+    def guarded(loop: Any) -> Any:
+        found: dict[int, Any] = {}
+        free_vars(loop.extent, found)
+        n = next(iter(found.values()))
+        return tirx.IfThenElse(n > tirx.IntImm(str(n.ty.dtype), 0), loop, None)
+
+    return _first_symbolic_loop(mod, guarded)

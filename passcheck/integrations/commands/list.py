@@ -37,12 +37,15 @@ def list_command(args: list[str]) -> int:
     if "--known" in args or "-v" in args:
         from passcheck.core.known import KNOWN_BUGS
 
-        kt = Table(title=f"known TVM bugs ({len(KNOWN_BUGS)} kept repros)")
-        for col in ("kept repro", "subjects", "properties", "what goes wrong"):
-            kt.add_column(col)
+        kt = Table(title=f"known TVM bugs ({len(KNOWN_BUGS)} kept repros)", show_lines=True)
+        # A repro's name marks its findings and is what one greps for: never cut; the note
+        # wraps under it.
+        kt.add_column("kept repro: what goes wrong", min_width=max((len(b.name) for b in KNOWN_BUGS.values()),
+                                                                     default=10))
+        kt.add_column("subjects: properties", no_wrap=True)
         for b in KNOWN_BUGS.values():
-            kt.add_row(escape(b.name), escape(", ".join(b.subjects) or "any"),
-                       escape(", ".join(b.properties) or "any"), escape(b.note))
+            where = f"{', '.join(b.subjects) or 'any subject'}:\n" + "\n".join(b.properties or ("any property",))
+            kt.add_row(f"[bold]{escape(b.name)}[/bold]\n{escape(b.note)}", escape(where))
         out.print(kt)
     if "--properties" in args or "-v" in args:
         pt = Table(title="properties")

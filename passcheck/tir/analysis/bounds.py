@@ -3,7 +3,7 @@
 For every load and store the question is: is there ANY point of the loop nest -- loop
 variables within their ranges, every enclosing ``if`` condition (or its negation in the else
 branch), every ``if_then_else`` condition guarding the expression, ``Bind``/``Let`` values, thread
-extents, shape vars within realistic sizes -- at which some index lies outside ``[0, extent)``?
+extents, shape vars from 0 (or what the function asserts first) up to addressable sizes -- at which some index lies outside ``[0, extent)``?
 Integers are bit-vectors of their dtype (see ``encode``). ``Select`` and ``&&``/``||`` are NOT
 guards: the generated code evaluates both operands.
 
@@ -24,9 +24,9 @@ from typing import Any
 import z3
 
 from passcheck.tir.analysis.bounds_collect import Collector, Obligation
-from passcheck.tir.analysis.concrete import EvalError, dtype_of, int_info, is_int, key
+from passcheck.tir.analysis.concrete import EvalError, dtype_of, is_int, key
 from passcheck.tir.analysis.encode import Encoder, to_width
-from passcheck.tir.analysis.limits import ELEMENT_LIMIT, shape_var_limits
+from passcheck.tir.analysis.limits import element_limit, shape_var_limits
 from passcheck.tir.analysis.nodes import free_vars, is_buffer, is_prim
 from passcheck.tir.analysis.results import BoundsResult, OOBWitness
 from passcheck.tir.analysis.tables import find_tables
@@ -68,9 +68,10 @@ class _Z3Phase:
             conds.append(z3.Or(iw < 0, iw >= ew))
         return path, z3.Or(*conds)
 
-    def shape_constraints(self, buffers: list[Any], bound: set[int]) -> list[Any]:
-        """Shape vars are >= 1; every symbolic buffer dim is >= 0 and computed without
-        overflow, and the buffer holds at most ELEMENT_LIMIT elements (a realistic array)."""
+    def shape_constraints(self, buffers: list[Any], bound: set[int], limits: dict[int, tuple[int, int]]) -> list[Any]:
+        """Shape vars are >= 0 (or what the function asserts first: ``limits``); every
+        symbolic buffer dim is >= 0 and computed without overflow, and the buffer holds at most
+        ``element_limit`` elements (it is addressable)."""
         out = []
         symbolic = []
         shape_vars: dict[int, Any] = {}
@@ -83,14 +84,14 @@ class _Z3Phase:
             if used and not (set(used) & bound):
                 symbolic.append(buf)
                 shape_vars.update(used)
-        for var in shape_vars.values():
+        for k, var in shape_vars.items():
             term = self.enc.var_term(var)
             if isinstance(term, z3.BitVecRef):
                 wide_term = self.wide.var_term(var)
-                out += [term >= 1, wide_term == to_width(term, dtype_of(var), wide_term.size())]
+                out += [term >= limits.get(k, (0, 0))[0], wide_term == to_width(term, dtype_of(var), wide_term.size())]
         for buf in symbolic:
             dims = list(buf.shape)
-            limit = ELEMENT_LIMIT[32 if max(int_info(dtype_of(d))[0] for d in dims) <= 32 else 64]
+            limit = element_limit([dtype_of(d) for d in dims], str(buf.dtype))
             total = None
             for d in dims:
                 nat, wd = self.enc.enc(d), self.wide.enc(d)
@@ -182,7 +183,7 @@ class BoundsChecker:
             groups.setdefault(sig, ([], path, oob))[0].append(ob)
         if not groups:
             return
-        z.solver.add(*z.shape_constraints(list(col.buffers.values()), col.bound))
+        z.solver.add(*z.shape_constraints(list(col.buffers.values()), col.bound, col.iv.limits))
         res.queries += 1
         if z.solver.check(z3.Or(*[z3.And(*p, o) for _, p, o in groups.values()])) == z3.unsat:
             return

@@ -82,6 +82,9 @@ class Collector:
             self.access("store", s, s.buffer, s.indices)
         elif t is tirx.Evaluate:
             self.expr(s.value)
+            if getattr(getattr(s.value, "op", None), "name", "") == "tirx.assume":
+                # The code after T.assume(c) may rely on c (TVM's contract): like an assert.
+                self.trail = self.trail + (Guard(s.value.args[0], True),)
         elif t is tirx.AttrStmt:
             if is_prim(s.value):
                 self.expr(s.value)

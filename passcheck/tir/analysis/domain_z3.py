@@ -12,6 +12,7 @@ import z3
 from passcheck.tir.analysis.concrete import EvalError, Evaluator, dtype_of, int_info, key
 from passcheck.tir.analysis.encode import to_width
 from passcheck.tir.analysis.intervals import Intervals
+from passcheck.tir.analysis.limits import leading_assertions, shape_var_limits
 from passcheck.tir.analysis.nodes import free_vars
 from passcheck.tir.analysis.results import DomainIssue, DomainResult
 from passcheck.tir.analysis.sites import Site, access_hull, block_accesses, block_guards
@@ -19,8 +20,10 @@ from passcheck.tir.analysis.trail import Bind, Loop, Trail, TrailEncoder, by_nam
 
 
 class ShapeSpace:
-    """The shape vars of a pair of functions: one Z3 constant each (>= 1), common to every copy
-    of a loop nest, and their run-time sizes for enumeration."""
+    """The shape vars of a pair of functions: one Z3 constant each, common to every copy of a
+    loop nest, over the range ``limits.shape_var_limits`` gives (from 0, or what the original
+    function asserts first, up to an addressable size), and their run-time sizes for
+    enumeration."""
 
     def __init__(self, original: Any, after: Any, sizes: dict[str, int], timeout_ms: int) -> None:
         import tvm
@@ -35,11 +38,16 @@ class ShapeSpace:
         for p in after.params:
             for d in getattr(p, "shape", []):
                 free_vars(d, found)
+        limits = shape_var_limits(after)
+        orig_limits = {v.name: r for v, r in _by_var(original).items()}
         for k, v in found.items():
             bits = int_info(dtype_of(v))[0]
             term = z3.BitVec(v.name, bits, ctx=self.ctx)
             self.shared[k] = term
-            self.shape_cons += [term >= 1, term <= (1 << 20)]  # realistic sizes keep the search finite
+            lo, hi = limits.get(k, (0, (1 << (bits - 1)) - 1))
+            if v.name in orig_limits:  # the caller's contract is the original's
+                lo, hi = max(lo, orig_limits[v.name][0]), min(hi, orig_limits[v.name][1])
+            self.shape_cons += [term >= lo, term <= hi]
             if v.name in sizes:
                 self.shape_env[k] = sizes[v.name]
         # The same shape var object appears in the original: map it by name.
@@ -53,6 +61,16 @@ class ShapeSpace:
                                 self.shape_env.setdefault(key(v), self.shape_env[k2])
 
                 tvm_ffi.structural_walk(d, [(tvm.ir.Var, alias)])
+
+        # What the original asserts before anything else holds wherever its blocks run.
+        enc = self.trails("_assert")
+        for cond in leading_assertions(original):
+            try:
+                c = enc.enc.enc(cond)
+            except (EvalError, KeyError, z3.Z3Exception):
+                continue  # not encodable: only its plain bounds (in the range above) are assumed
+            if isinstance(c, z3.BoolRef):
+                self.shape_cons.append(c)
 
     def solver(self) -> z3.Solver:
         s = z3.Solver(ctx=self.ctx)
@@ -79,7 +97,8 @@ class ShapeSpace:
 class Questions:
     """The Z3 questions about pieces of original blocks; findings go to ``res``."""
 
-    def __init__(self, space: ShapeSpace, res: DomainResult, limits: dict[int, int], original: Any) -> None:
+    def __init__(self, space: ShapeSpace, res: DomainResult, limits: dict[int, tuple[int, int]],
+                 original: Any) -> None:
         self.space, self.res, self.limits, self.original = space, res, limits, original
 
     def _check(self, s: z3.Solver, what: str, block: str) -> Any:
@@ -299,7 +318,17 @@ def _eval_with(ev: Evaluator, o: Site, p: Site, cond: Any) -> bool:
     return bool(ev(cond))
 
 
-def _intervals_along(trail: Trail, limits: dict[int, int]) -> Intervals:
+def _by_var(func: Any) -> dict[Any, tuple[int, int]]:
+    """``shape_var_limits`` of ``func`` keyed by the var objects."""
+    found: dict[int, Any] = {}
+    for p in func.params:
+        for d in getattr(p, "shape", []):
+            free_vars(d, found)
+    limits = shape_var_limits(func)
+    return {found[k]: r for k, r in limits.items() if k in found}
+
+
+def _intervals_along(trail: Trail, limits: dict[int, tuple[int, int]]) -> Intervals:
     """Interval bounds of the loop/binding variables along ``trail`` (guards ignored)."""
     iv = Intervals(limits=limits)
     for s in trail:

@@ -1,7 +1,8 @@
 """A sound interval pre-check for index expressions (the bounds checker's fast path).
 
 Bounds are affine forms in the shape vars (``c + sum a_i * n_i``), each shape var ranging over
-``[1, limit_i]`` (the same realistic-size assumption the Z3 encoding states), so the common
+``[lo_i, hi_i]`` (``limits.shape_var_limits``: 0 up to an addressable size, the range the Z3
+encoding states too), so the common
 symbolic patterns -- ``i < n`` against an extent ``n``, a fused loop ``f < n * 48`` divided by
 48 -- are proved without Z3. Every intermediate result must fit its dtype over the whole box
 of shape-var values, so no wraparound can happen and the bound holds for the machine value.
@@ -49,18 +50,20 @@ class Aff:
 
 @dataclass
 class Intervals:
-    """Interval bounds of integer expressions; ``limits`` maps shape vars to their maximum."""
+    """Interval bounds of integer expressions; ``limits`` maps shape vars to their range
+    ``(lo, hi)``. Where an extent may be 0 a loop's interval is empty for some shape values:
+    its body does not run there, so what is claimed about it there is vacuous."""
 
-    limits: dict[int, int] = field(default_factory=dict)
+    limits: dict[int, tuple[int, int]] = field(default_factory=dict)
     env: dict[int, tuple[Aff, Aff]] = field(default_factory=dict)
     _memo: dict[int, tuple[Aff, Aff] | None] = field(default_factory=dict)
 
     # numeric extremes of an affine form over the shape-var box ---------------------------------
     def lo_val(self, a: Aff) -> int:
-        return a.c + sum(x * (1 if x > 0 else self.limits[v]) for v, x in a.k)
+        return a.c + sum(x * self.limits[v][0 if x > 0 else 1] for v, x in a.k)
 
     def hi_val(self, a: Aff) -> int:
-        return a.c + sum(x * (self.limits[v] if x > 0 else 1) for v, x in a.k)
+        return a.c + sum(x * self.limits[v][1 if x > 0 else 0] for v, x in a.k)
 
     def le(self, a: Aff, b: Aff) -> bool:
         """a <= b for every shape-var value."""

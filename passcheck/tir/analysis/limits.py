@@ -1,4 +1,12 @@
-"""The realistic-size assumption both symbolic checks make about shape vars."""
+"""The range of each shape var both symbolic checks (and the interval pass) assume.
+
+From below: a shape var may be 0 (an empty tensor is a valid input) unless the function
+itself says otherwise, in an ``assert`` or ``T.assume`` it makes before anything else (the
+code after it only runs where it holds). From above: a parameter buffer must be addressable.
+Indexed with int32, it holds at most 2**31 - 1 elements; indexed with int64, at most
+``ADDRESS_BYTES`` bytes (48-bit user virtual addresses: x86-64 and AArch64 with 4-level page
+tables), so an int64-indexed buffer may hold far more than 2**31 elements.
+"""
 
 from __future__ import annotations
 
@@ -7,16 +15,101 @@ from typing import Any
 from passcheck.tir.analysis.concrete import dtype_of, int_info, is_int, key
 from passcheck.tir.analysis.nodes import free_vars, is_buffer, is_const
 
-ELEMENT_LIMIT = {32: 2**31 - 1, 64: 2**40}  # realistic buffer sizes when shapes are symbolic
+ADDRESS_BYTES = 2**48
+INT32_ELEMENTS = 2**31 - 1
 
 
-def shape_var_limits(func: Any) -> dict[int, int]:
-    """Largest value of each shape var under the realism assumption (a parameter buffer holds
-    at most ELEMENT_LIMIT elements; every shape var is >= 1). The interval pass and the Z3
-    encoding assume the same."""
+def element_limit(index_dtypes: list[str], dtype: str) -> int:
+    """The most elements a buffer of element type ``dtype`` whose dims have the given index
+    dtypes can hold."""
     import tvm
 
-    limits: dict[int, int] = {}
+    t = tvm.runtime.DataType(dtype)
+    item = max(1, (t.bits * t.lanes + 7) // 8)
+    if max(int_info(d)[0] for d in index_dtypes) <= 32:
+        return min(INT32_ELEMENTS, ADDRESS_BYTES // item)
+    return ADDRESS_BYTES // item
+
+
+def leading_assertions(func: Any) -> list[Any]:
+    """The conditions the function asserts (``assert``, ``T.assume``) before it does anything
+    else: every access of the body runs only where they hold."""
+    from tvm import s_tir, tirx
+
+    out: list[Any] = []
+
+    def walk(s: Any) -> bool:
+        """Collect from ``s``; whether what follows ``s`` still runs only under them."""
+        t = type(s)
+        if t is tirx.SeqStmt:
+            return all(walk(x) for x in s.seq)
+        if t is tirx.AssertStmt:
+            out.append(s.condition)
+            return True
+        if t is tirx.Evaluate and getattr(getattr(s.value, "op", None), "name", "") == "tirx.assume":
+            out.append(s.value.args[0])
+            return True
+        if t is tirx.DeclBuffer:
+            return True
+        if t is s_tir.SBlockRealize:  # the root block of a scheduled function
+            walk(s.block.body)
+        return False
+
+    walk(func.body)
+    return out
+
+
+def _conjuncts(cond: Any) -> list[Any]:
+    from tvm import tirx
+
+    return [*_conjuncts(cond.a), *_conjuncts(cond.b)] if type(cond) is tirx.And else [cond]
+
+
+def _asserted_range(func: Any) -> dict[int, tuple[int | None, int | None]]:
+    """Bounds of shape vars stated plainly (``n >= c``, ``c < n``, ``n <= c``, ...) by the
+    leading assertions; a condition of another form only restricts the Z3 questions."""
+    import tvm
+    from tvm import tirx
+
+    out: dict[int, tuple[int | None, int | None]] = {}
+
+    def note(var: Any, lo: int | None = None, hi: int | None = None) -> None:
+        old_lo, old_hi = out.get(key(var), (None, None))
+        if lo is not None:
+            old_lo = lo if old_lo is None else max(lo, old_lo)
+        if hi is not None:
+            old_hi = hi if old_hi is None else min(hi, old_hi)
+        out[key(var)] = (old_lo, old_hi)
+
+    for cond in leading_assertions(func):
+        for c in _conjuncts(cond):
+            t = type(c)
+            if t not in (tirx.GE, tirx.GT, tirx.LE, tirx.LT):
+                continue
+            a, b = c.a, c.b
+            if type(a) is tvm.ir.Var and is_const(b):
+                var, v, var_left = a, int(b.value), True
+            elif type(b) is tvm.ir.Var and is_const(a):
+                var, v, var_left = b, int(a.value), False
+            else:
+                continue
+            # Normalise to "var >= v" or "var <= v".
+            greater = (t in (tirx.GE, tirx.GT)) == var_left
+            strict = t in (tirx.GT, tirx.LT)
+            if greater:
+                note(var, lo=v + strict)
+            else:
+                note(var, hi=v - strict)
+    return out
+
+
+def shape_var_limits(func: Any) -> dict[int, tuple[int, int]]:
+    """The range ``(lo, hi)`` of each shape var (module docstring): ``hi`` is the most
+    elements of every parameter buffer it sizes alone (divided by the buffer's constant dims),
+    ``lo`` is 0 unless the leading assertions say more."""
+    import tvm
+
+    highs: dict[int, int] = {}
     found: dict[int, Any] = {}
     for p in func.params:
         if not is_buffer(p):
@@ -26,7 +119,7 @@ def shape_var_limits(func: Any) -> dict[int, int]:
             free_vars(d, found)
         if not dims:
             continue
-        limit = ELEMENT_LIMIT[32 if max(int_info(dtype_of(d))[0] for d in dims) <= 32 else 64]
+        limit = element_limit([dtype_of(d) for d in dims], str(p.dtype))
         if all(is_const(d) or type(d) is tvm.ir.Var for d in dims):
             const = 1
             for d in dims:
@@ -34,9 +127,17 @@ def shape_var_limits(func: Any) -> dict[int, int]:
             for d in dims:
                 if type(d) is tvm.ir.Var:
                     k = key(d)
-                    limits[k] = min(limits.get(k, limit), limit // max(const, 1))
+                    highs[k] = min(highs.get(k, limit), limit // max(const, 1))
+    asserted = _asserted_range(func)
+    limits: dict[int, tuple[int, int]] = {}
     for k, v in found.items():
-        if is_int(dtype_of(v)):
-            bits = int_info(dtype_of(v))[0]
-            limits.setdefault(k, ELEMENT_LIMIT[32 if bits <= 32 else 64])
+        if not is_int(dtype_of(v)):
+            continue
+        bits, signed = int_info(dtype_of(v))
+        most = (1 << (bits - signed)) - 1  # what the var's own dtype holds
+        hi = min(most, highs.get(k, most))
+        lo, hi2 = asserted.get(k, (None, None))
+        lo = max(0, lo) if lo is not None else 0
+        hi = min(hi, hi2) if hi2 is not None else hi
+        limits[k] = (lo, hi)
     return limits

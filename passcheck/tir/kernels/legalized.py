@@ -18,7 +18,15 @@ from hypothesis import assume
 from hypothesis import strategies as st
 
 from passcheck.core.errors import GeneratorRejected
-from passcheck.tir.kernels.spec import SHAPE_VAR, KernelKind, PrimFuncSpec, Shaped, StageInfo, register_kind
+from passcheck.tir.kernels.spec import (
+    SHAPE_VAR,
+    KernelKind,
+    PrimFuncSpec,
+    Shaped,
+    StageInfo,
+    at_run_size,
+    register_kind,
+)
 
 Shape = tuple[Any, ...]  # a Relax parameter's shape: ints, and "n" for the shape var
 
@@ -80,14 +88,14 @@ def legalized_specs(symbolic: bool = True, ops: tuple[str, ...] | None = None) -
             total *= d
         assume(total <= 3000)
         sym = symbolic and op.symbolic and draw(st.integers(0, 3)) == 0
-        return PrimFuncSpec(
+        return at_run_size(draw, PrimFuncSpec(
             kind="legalized",
             shape=shape,
             attrs=(("op", op.name), *attrs),
             index_dtype="int64",
             symbolic=sym,
             seed=draw(st.integers(0, 2**16)),
-        )
+        ))
 
     return draw_spec()
 

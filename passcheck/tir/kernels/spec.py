@@ -14,6 +14,7 @@ non-dividing splits and unit loops appear.
 
 from __future__ import annotations
 
+import dataclasses
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
@@ -38,7 +39,8 @@ Shaped = tuple[tuple[int, ...], tuple[tuple[str, Any], ...]]  # what a kind's st
 @dataclass(frozen=True)
 class PrimFuncSpec:
     """What to build. ``shape`` is the main input's concrete shape (also the run-time size of
-    the shape var when ``symbolic``: then dim 0 of the main input is the var ``n``)."""
+    the shape var when ``symbolic``: then dim 0 of the main input is the var ``n``, and it may
+    be 0 -- an empty input is valid, and the kernel is compiled for every ``n``)."""
 
     kind: str
     shape: tuple[int, ...]
@@ -202,6 +204,16 @@ def primfunc_specs(
         return kernel_kind(kind).draw_spec(draw, symbolic=symbolic, int64=int64)
 
     return draw_spec()
+
+
+def at_run_size(draw: st.DrawFn, spec: PrimFuncSpec) -> PrimFuncSpec:
+    """``spec`` as drawn or, for a symbolic spec one time in four, run at ``n = 0``: the sizes
+    and the structure stay those of the drawn shape, only the run-time value of the shape var
+    changes. (Drawn as ``== 3`` so that shrinking moves away from the empty input unless a
+    failure needs it.)"""
+    if spec.symbolic and draw(st.integers(0, 3)) == 3:
+        return dataclasses.replace(spec, shape=(0, *spec.shape[1:]))
+    return spec
 
 
 # --------------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from hypothesis import assume
 from hypothesis import strategies as st
 
 from passcheck.core.errors import GeneratorRejected
-from passcheck.tir.kernels.spec import SHAPE_VAR, KernelKind, PrimFuncSpec, Shaped, StageInfo
+from passcheck.tir.kernels.spec import SHAPE_VAR, KernelKind, PrimFuncSpec, Shaped, StageInfo, at_run_size
 
 # post = f(core): a non-linear one, a linear one (the "Bias" form fuse_reduction_epilogue
 # supports exactly), and a clip.
@@ -91,7 +91,7 @@ class TeKind(KernelKind):
             epilogue_op=draw(st.sampled_from(EPILOGUES)),
         )
         assume(self.valid(spec) and _size_ok(self.iteration_points(spec)))
-        return spec
+        return at_run_size(draw, spec)
 
     def stages(self, spec: PrimFuncSpec) -> tuple[StageInfo, ...]:
         out: list[StageInfo] = []

@@ -1,0 +1,18 @@
+"""Schedule primitives that crash the process (kept in tests/tir/test_tvm_bugs_crashes.py). A
+crash leaves no IR behind: the finding says the worker died, and the example's steps say what
+ran."""
+
+from passcheck.tir.known_bugs.patterns import CRASHED, SCHEDULE, bug, calls
+
+FILE = "test_tvm_bugs_crashes"
+RAISES = ("transformation_does_not_raise",)
+
+bug(FILE, "test_loop_partition_segfaults_on_a_loop_with_two_blocks",
+    "loop_partition of a loop holding two blocks (after reverse_compute_at or compute_at): SIGSEGV",
+    ("loop_partition", SCHEDULE), RAISES, CRASHED, ir=calls("reverse_compute_at|compute_at", "loop_partition"))
+bug(FILE, "test_merge_of_a_loop_with_itself_segfaults",
+    "merge of a loop with itself (two blocks moved into one nest, then their loops merged): SIGSEGV",
+    ("merge", SCHEDULE), RAISES, CRASHED, ir=calls("reverse_compute_at|compute_at", "merge"))
+bug(FILE, "test_cache_index_after_fusing_unit_loops_segfaults",
+    "cache_index after fusing unit loops: SIGSEGV",
+    ("cache_index", SCHEDULE), RAISES, CRASHED, ir=calls("fuse", "cache_index"))

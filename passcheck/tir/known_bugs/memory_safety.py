@@ -1,0 +1,57 @@
+"""Schedule primitives that make kernels access memory out of bounds (bounds_safe_z3; kept in
+tests/tir/test_tvm_bugs_memory_safety.py)."""
+
+from passcheck.tir.known_bugs.patterns import OUT_OF_BOUNDS, SCHEDULE, bug, call, violated
+
+FILE = "test_tvm_bugs_memory_safety"
+BOUNDS = ("bounds_safe_z3",)
+# A non-dividing split (or a sampled tiling, which applies as a split) leaves a predicate that
+# the step after it drops.
+SPLIT = "split|loop_partition"
+
+bug(FILE, "test_cache_read_after_compute_at_drops_the_predicate",
+    "cache_read after compute_at: the cache block drops the producer's predicate and copies rows at "
+    "negative indices",
+    ("cache_read", SCHEDULE), BOUNDS, violated(OUT_OF_BOUNDS, "compute_at", "cache_read"))
+bug(FILE, "test_split_tail_index_wraps_in_int32_near_the_largest_extent",
+    "split of a symbolic int32 extent: the tail index i_0 * f + i_1 wraps past INT32_MAX near n = 2**31 - 1 "
+    "(a legal buffer) and the tail guard wraps with it",
+    (), BOUNDS, violated(r"evaluates to -2147483648, outside", SPLIT))
+bug(FILE, "test_read_at_copies_the_unguarded_region",
+    "read_at of a padded read copies the unguarded region: loads X[-2]",
+    ("read_at", SCHEDULE), BOUNDS, violated(OUT_OF_BOUNDS, "read_at"))
+bug(FILE, "test_rfactor_after_a_non_dividing_split_drops_the_predicate",
+    "rfactor after a non-dividing split: the write-back block drops the split predicate and stores past "
+    "the end",
+    ("rfactor", SCHEDULE), BOUNDS, violated(OUT_OF_BOUNDS, SPLIT, "rfactor"))
+bug(FILE, "test_decompose_reduction_init_block_loses_the_split_predicate",
+    "decompose_reduction after a non-dividing split: the init block drops the split predicate",
+    ("decompose_reduction", SCHEDULE), BOUNDS, violated(OUT_OF_BOUNDS, SPLIT, "decompose_reduction"))
+bug(FILE, "test_write_at_write_back_drops_the_split_predicate",
+    "write_at after a non-dividing split: the write-back drops the split predicate and stores past the end",
+    ("write_at", SCHEDULE), BOUNDS, violated(OUT_OF_BOUNDS, SPLIT, "write_at"))
+# Before the padded-read twin below: a split-predicate finding of a padded kernel is this one.
+bug(FILE, "test_reindex_cache_read_after_a_non_dividing_split_drops_the_predicate",
+    "reindex_cache_read after a non-dividing split: the copy drops the split predicate and loads past the end",
+    ("reindex_cache_read", SCHEDULE), BOUNDS, violated(OUT_OF_BOUNDS, SPLIT, "reindex_cache_read"))
+bug(FILE, "test_reindex_cache_read_copies_the_unguarded_region_of_a_padded_read",
+    "reindex_cache_read, or reindex of a read, of a padded read: the copy drops the if_then_else and loads X[n]",
+    ("reindex_cache_read", "reindex", SCHEDULE), BOUNDS,
+    violated(OUT_OF_BOUNDS, call("reindex_cache_read") + "|" + call("reindex", "'read'")),
+    ir=r"T\.if_then_else\(")
+bug(FILE, "test_reindex_cache_write_after_a_non_dividing_split_drops_the_predicate",
+    "reindex_cache_write after a non-dividing split: the write-back drops the split predicate",
+    ("reindex_cache_write", SCHEDULE), BOUNDS, violated(OUT_OF_BOUNDS, SPLIT, "reindex_cache_write"))
+bug(FILE, "test_tensorize_drops_the_predicate_of_a_split_unit_loop",
+    "tensorize with preserve_unit_iters=False after a non-dividing split of a unit loop drops the predicate: "
+    "stores rows of a 1-row output, loads columns of a 1-column input",
+    ("tensorize", SCHEDULE), BOUNDS, violated(OUT_OF_BOUNDS, SPLIT, call("tensorize", "preserve_unit_iters=False")))
+bug(FILE, "test_pad_einsum_after_compute_at_stores_out_of_bounds",
+    "pad_einsum pads loops it shares with a block moved there by compute_at, which then stores out of bounds",
+    ("pad_einsum", SCHEDULE), BOUNDS, violated(OUT_OF_BOUNDS, "compute_at|reverse_compute_at", "pad_einsum"))
+bug(FILE, "test_cache_read_of_a_blockized_padding_copies_the_unguarded_region",
+    "cache_read of a blockized padding copies the outer block's unclipped read region: loads pre[..., -1]",
+    ("cache_read", SCHEDULE), BOUNDS, violated(OUT_OF_BOUNDS, "blockize", "cache_read"))
+bug(FILE, "test_blockize_drops_the_predicate_of_the_loop_it_wraps",
+    "blockize of a predicated loop (a non-dividing split) loses the predicate: reads X[i, 1..6] of X[:, 0:1]",
+    ("blockize", SCHEDULE), BOUNDS, violated(OUT_OF_BOUNDS, SPLIT, "blockize"))

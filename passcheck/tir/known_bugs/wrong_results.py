@@ -1,0 +1,98 @@
+"""Schedule primitives that make kernels compute wrong values, or run block instances zero
+times, twice or outside their domain; and TVM's own kernels that leave outputs unwritten (kept
+in tests/tir/test_tvm_bugs_wrong_results.py)."""
+
+from passcheck.tir.known_bugs.patterns import MISSING, SCHEDULE, WRONG_VALUES, bug, call, violated
+
+FILE = "test_tvm_bugs_wrong_results"
+EXEC = ("equivalent_by_execution",)
+ONCE = ("block_instances_exactly_once",)
+SPLIT = "split|loop_partition"
+
+bug(FILE, "test_reverse_compute_at_under_a_fused_loop_shrinks_the_reduction_window",
+    "reverse_compute_at of a pooling under its producer's fused loop: the regenerated reduction loops shrink "
+    "to extent 1, each window keeps its first element",
+    ("reverse_compute_at", SCHEDULE), (*ONCE, *EXEC), violated(f"{MISSING}|{WRONG_VALUES}", "fuse",
+                                                              "reverse_compute_at"))
+bug(FILE, "test_reverse_compute_at_skips_padding_rows",
+    "reverse_compute_at of a consumer that pads (a padding block, or one a padding was inlined into) under its "
+    "producer's loop computes only the rows that read the producer: the padding rows are never written",
+    ("reverse_compute_at", SCHEDULE), (*ONCE, *EXEC), violated(f"{MISSING}|{WRONG_VALUES}", "reverse_compute_at"),
+    # the moved block's body (up to the next block) has an if_then_else
+    ir=r"T\.sblock\(\"(\w+)\"\)(?:(?!T\.sblock\().)*?T\.if_then_else\(.*\breverse_compute_at\('\1'")
+bug(FILE, "test_reverse_compute_at_of_a_reshape_computes_half_the_consumer",
+    "reverse_compute_at of a reshape under its producer's row loop: the regenerated loops cover half the "
+    "consumer's instances, the rest is never computed",
+    ("reverse_compute_at", SCHEDULE), (*ONCE, *EXEC),
+    violated(f"{MISSING}|{WRONG_VALUES}", call("reverse_compute_at", first="(?:T_)?reshape")))
+bug(FILE, "test_vectorize_shares_a_compacted_intermediate_between_lanes",
+    "vectorize of a consumer moved under its producer's loop: the compacted 1-element intermediate is shared "
+    "by all lanes",
+    ("vectorize", SCHEDULE), EXEC, violated(WRONG_VALUES, "reverse_compute_at|compute_at", "vectorize"))
+bug(FILE, "test_reindex_write_after_reverse_compute_at_copies_back_too_late",
+    "reindex of a write after reverse_compute_at: the copy back runs after the consumer already read the buffer",
+    ("reindex", SCHEDULE), EXEC, violated(WRONG_VALUES, "reverse_compute_at", call("reindex", "'write'")))
+bug(FILE, "test_reindex_write_after_compute_at_copies_back_too_late",
+    "reindex of a write after compute_at (the twin of the reverse_compute_at case): the copy back comes after "
+    "the consumer's reads",
+    ("reindex", SCHEDULE), EXEC, violated(WRONG_VALUES, "compute_at", call("reindex", "'write'")))
+bug(FILE, "test_write_at_after_decompose_reduction_leaves_the_init_behind",
+    "write_at after decompose_reduction: the init block still writes the original buffer, the cache "
+    "accumulates garbage",
+    ("write_at", SCHEDULE), EXEC, violated(WRONG_VALUES, "decompose_reduction", "write_at"))
+bug(FILE, "test_cache_write_of_a_blockized_reduction_leaves_the_init_behind",
+    "cache_write of a blockized reduction: the outer block's init misses the cache",
+    ("cache_write", SCHEDULE), EXEC, violated(WRONG_VALUES, "blockize", "cache_write"))
+bug(FILE, "test_write_at_of_a_blockized_reduction_leaves_the_init_behind",
+    "write_at of a blockized reduction: the init stays on the original buffer (like cache_write)",
+    ("write_at", SCHEDULE), EXEC, violated(WRONG_VALUES, "blockize", "write_at"))
+bug(FILE, "test_reindex_of_a_blockized_reduction_computes_garbage",
+    "reindex of a read or of the write of a blockized reduction: the outer block's init is left on the "
+    "original buffer",
+    ("reindex", SCHEDULE), EXEC, violated(WRONG_VALUES, "blockize", "reindex"))
+bug(FILE, "test_rfactor_after_a_non_dividing_split_sums_uninitialised_partials",
+    "rfactor after a non-dividing split: the write-back also sums the partials of the predicated-off lanes, "
+    "never written",
+    ("rfactor", SCHEDULE), EXEC, violated(WRONG_VALUES, SPLIT, "rfactor"))
+bug(FILE, "test_fuse_reduction_epilogue_folds_a_bias_into_a_max_reduction",
+    "fuse_reduction_epilogue folds a bias epilogue into a max reduction's init: max(b, x...) is not "
+    "max(x...) + b",
+    ("fuse_reduction_epilogue", SCHEDULE), EXEC, violated(WRONG_VALUES, "fuse_reduction_epilogue"),
+    ir=r"op=max\b.*\+post\(bias\)")
+# Both merges ignore the dependence between the nests; they differ in which comes first in the
+# input (the first module of the finding's IR: a block named in it, then another, both before
+# the output module begins).
+_IN_INPUT = r"(?:(?!@I\.ir_module).)*?"
+_TWO_BLOCKS = rf"\A{_IN_INPUT}@I\.ir_module{_IN_INPUT}T\.sblock\(\"(\w+)\"\){_IN_INPUT}T\.sblock\(\"(\w+)\"\).*"
+bug(FILE, "test_merge_ignores_producer_consumer_order",
+    "merge of a consumer's loop with an earlier producer's puts the consumer first: it reads the producer "
+    "before the later nest computes it",
+    ("merge", SCHEDULE), EXEC, violated(WRONG_VALUES, "merge"),
+    ir=_TWO_BLOCKS + r"\bmerge\('\2', loops=\[\d+\], other='\1'")
+bug(FILE, "test_merge_of_nests_two_stages_apart_skips_the_stage_between",
+    "merge of a producer's nest with a later consumer's two stages apart: the consumer moves ahead of the stage "
+    "between, which it reads",
+    ("merge", SCHEDULE), EXEC, violated(WRONG_VALUES, "merge"),
+    ir=_TWO_BLOCKS + r"\bmerge\('\1', loops=\[\d+\], other='\2'")
+bug(FILE, "test_pad_einsum_pads_a_max_reduction_with_zeros",
+    "pad_einsum accepts a max reduction and pads its reduction axis with 0: a window of negative values gets "
+    "maximum 0",
+    ("pad_einsum", SCHEDULE), EXEC, violated(WRONG_VALUES, "pad_einsum"), ir=r"op=max\b")
+bug(FILE, "test_pad_einsum_pads_a_loop_shared_with_another_block",
+    "pad_einsum pads loops it shares with a block moved under them, which then runs instances out of its domain",
+    ("pad_einsum", SCHEDULE), ("block_instances_within_domain",),
+    violated(r"\(outside\)", "reverse_compute_at|compute_at", "pad_einsum"))
+bug(FILE, "test_loop_partition_drops_the_iterations_its_factors_miss",
+    "loop_partition with factors short of the extent is accepted (split refuses them): the uncovered iterations "
+    "are dropped, or the IR is ill-formed",
+    ("loop_partition", SCHEDULE), (*EXEC, "well_formed_before_after"),
+    violated(f"{WRONG_VALUES}|verify_well_formed rejects", "loop_partition"))
+bug(FILE, "test_decompose_padding_after_compute_at_reads_the_producer_too_early",
+    "decompose_padding after compute_at: the in-bound copy reads the producer before it is computed (or "
+    "InternalError in_bound_filling_pos)",
+    ("decompose_padding", SCHEDULE), (*EXEC, "transformation_does_not_raise"),
+    f"(?:{violated(WRONG_VALUES, 'compute_at', 'decompose_padding')})|in_bound_filling_pos\\.defined\\(\\)")
+bug(FILE, "test_a_reduction_over_an_empty_axis_leaves_its_output_unwritten",
+    "a TE/TOPI reduction over an axis of extent 0 never runs its init (it runs at the first reduction "
+    "iteration): the output is left unwritten, not 0 or -inf (Relax R.sum too)",
+    (), EXEC, r"the unscheduled kernel leaves \d+ of \d+ output elements unwritten")
