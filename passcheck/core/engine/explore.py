@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
-from hypothesis import HealthCheck, Phase, Verbosity, given, reject, seed, settings
+from hypothesis import HealthCheck, Phase, Verbosity, example, given, reject, seed, settings
 from hypothesis.errors import Unsatisfiable
 
 from passcheck.core.engine.plan import Plan
@@ -23,6 +24,8 @@ Progress = Callable[[str, int, int, int], None]  # (phase, done, total, findings
 
 
 def hypothesis_settings(examples: int, phases: list[Phase]) -> settings:
+    if examples < 1:  # only the explicit examples (Hypothesis wants max_examples >= 1)
+        examples, phases = 1, [p for p in phases if p == Phase.explicit]
     return settings(max_examples=examples, phases=phases, deadline=None, database=None,
                     report_multiple_bugs=True, suppress_health_check=list(HealthCheck),
                     print_blob=False, verbosity=Verbosity.quiet)
@@ -57,20 +60,30 @@ class Record:
                 self.first_call[n] = self.examples + self.rejected
 
 
+def with_explicit(plan: Plan, test: Callable[[Any], None]) -> Callable[[Any], None]:
+    """``test`` with the run's explicit examples (``RunConfig.explicit_examples``), evaluated
+    first and in order (Hypothesis's explicit phase runs the outermost ``@example`` first)."""
+    for ex in reversed(plan.config.explicit_examples):
+        test = example(ex)(test)
+    return test
+
+
 def explore(plan: Plan, evaluate: Evaluate, progress: Progress | None = None) -> Record:
     config = plan.config
     record = Record(plan.properties)
+    total = config.examples + len(config.explicit_examples)
 
     @seed(config.seed)
     @hypothesis_settings(config.examples, [Phase.explicit, Phase.generate])
     @given(plan.strategy())
+    @partial(with_explicit, plan)
     def draw(example: Any) -> None:
         res = evaluate(example)
         record.add(example, res)
         if res.rejected is not None:
             reject()
         if progress:
-            progress("explore", record.examples, config.examples, len(record.first_fail))
+            progress("explore", record.examples, total, len(record.first_fail))
 
     try:
         draw()

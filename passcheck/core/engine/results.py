@@ -25,6 +25,10 @@ class RunConfig:
     findings_dir: str = "passcheck-findings"
     options: Options = field(default_factory=Options)
     ignore_known: bool = False  # findings that match a known TVM bug do not fail the run
+    # Plain-data examples evaluated before the drawn ones, in order, counted and recorded like
+    # them (``--corpus``: given modules; ``examples`` then counts the drawn ones only, and 0
+    # means none).
+    explicit_examples: tuple[Any, ...] = ()
 
 
 @dataclass

@@ -8,11 +8,12 @@ its ops) remove what shrinking the draws cannot. A time budget bounds the whole 
 from __future__ import annotations
 
 import time
+from functools import partial
 from typing import Any
 
 from hypothesis import Phase, given, reject, seed
 
-from passcheck.core.engine.explore import Evaluate, Progress, Record, hypothesis_settings
+from passcheck.core.engine.explore import Evaluate, Progress, Record, hypothesis_settings, with_explicit
 from passcheck.core.engine.plan import Plan
 from passcheck.core.outcome import ExampleResult, Outcome, Verdict
 
@@ -64,6 +65,7 @@ def _hunt(plan: Plan, evaluate: Evaluate, targets: dict[str, Verdict], target: s
     @seed(plan.config.seed)
     @hypothesis_settings(plan.config.examples, [Phase.explicit, Phase.generate, Phase.shrink])
     @given(plan.strategy())
+    @partial(with_explicit, plan)  # the same stream as the explore run, explicit examples first
     def hunt(example: Any) -> None:
         calls[0] += 1
         if started and time.perf_counter() - started[0] > budget:
