@@ -32,6 +32,7 @@ class Options:
 
     allow_special_values: bool = False  # NaN/Inf inputs
     impl: str | None = None  # the --impl spec, if any
+    drift_findings: bool = False  # numeric drift (Verdict.DRIFT) counts as a violation
     extra: tuple[tuple[str, Any], ...] = field(default=())
 
 
