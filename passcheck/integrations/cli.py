@@ -14,6 +14,7 @@ import traceback
 from typing import NoReturn
 
 from passcheck.core.errors import UsageError
+from passcheck.integrations import variants
 from passcheck.integrations.commands import (
     COMMANDS,
     EXIT_FINDINGS,
@@ -52,6 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-progress", action="store_true", help="no live progress bar")
     p.add_argument("--ignore-known", action="store_true",
                    help="exit 1 only for new findings: those matching a known TVM bug (a kept repro) still show")
+    variants.add_arguments(p)
     return p
 
 
@@ -74,7 +76,8 @@ def _run(ns: argparse.Namespace) -> int:
     config = RunConfig(subject=ns.target, ir=ns.ir, impl=ns.impl, examples=ns.examples, seed=ns.seed,
                        properties=tuple(ns.property), property_files=tuple(ns.properties), timeout=ns.timeout,
                        shrink_seconds=ns.shrink_time, findings_dir=ns.findings_dir, ignore_known=ns.ignore_known,
-                       options=Options(allow_special_values=ns.allow_nan, impl=ns.impl))
+                       options=Options(allow_special_values=ns.allow_nan, impl=ns.impl,
+                                       drift_findings=ns.drift_findings, extra=variants.extra(ns)))
     show = not ns.no_progress and out.is_terminal
     if show:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn

@@ -18,10 +18,11 @@ from hypothesis import strategies as st
 
 from passcheck.core.errors import GeneratorRejected, UsageError
 from passcheck.core.subject import Family, Options, Subject, register_family, register_subject
-from passcheck.relax.build import build_module
 from passcheck.relax.case import RelaxCase
+from passcheck.relax.examples import kind_of
 from passcheck.relax.graphs import GraphBias, relax_graphs
-from passcheck.relax.spec import GraphSpec, input_arrays
+from passcheck.relax.spec import GraphSpec
+from passcheck.relax.variants import example_strategy
 
 PassFactory = Callable[[dict[str, Any]], Any]  # extras -> tvm Pass
 
@@ -53,7 +54,7 @@ class RelaxPassSubject(Subject):
 
     def strategy(self, options: Options) -> st.SearchStrategy[GraphSpec]:
         bias = replace(self.bias, allow_special=options.allow_special_values)
-        return relax_graphs(bias)
+        return example_strategy(relax_graphs(bias), options)
 
     @property
     def needs_impl(self) -> bool:
@@ -95,13 +96,11 @@ class RelaxPassSubject(Subject):
     def make_case(self, example: GraphSpec, impl: Any | None, options: Options) -> RelaxCase:
         import tvm
 
-        case = RelaxCase(self.name, example)
+        case = kind_of(example).new_case(self.name, example)  # a drawn graph, a mutant, a seed model
         case.co_run = {a: b for a, b in self.co_run} | {b: a for a, b in self.co_run}
-        case.built = build_module(example)
+        case.prepare = self.prepare
         try:
-            prepared = case.built
-            for name in self.prerequisites:
-                prepared = getattr(_t(), name)()(prepared)
+            prepared = self.prepare(case.built)
         except Exception as e:  # noqa: BLE001 - a prerequisite failing means we cannot test this graph
             raise GeneratorRejected(f"prerequisite failed: {type(e).__name__}: {_last_line(e)}") from e
         case.before = prepared
@@ -123,18 +122,20 @@ class RelaxPassSubject(Subject):
             case.raised_traceback = "".join(traceback.format_exception_only(type(e), e)).strip()
         return case
 
-    def describe_example(self, example: GraphSpec) -> str:
-        return f"{len(example.nodes)} ops: {', '.join(example.ops())}"
+    def prepare(self, mod: Any) -> Any:
+        """``mod`` after the prerequisites of the pass under test."""
+        for name in self.prerequisites:
+            mod = getattr(_t(), name)()(mod)
+        return mod
 
-    def save_inputs(self, example: GraphSpec, directory: Path) -> None:
-        import numpy as np
+    def describe_example(self, example: Any) -> str:
+        return kind_of(example).describe(example)
 
-        np.savez(directory / "inputs.npz", *input_arrays(example))
+    def save_inputs(self, example: Any, directory: Path) -> None:
+        kind_of(example).save_inputs(example, directory)
 
-    def simplifications(self, example: GraphSpec) -> Any:
-        from passcheck.relax.shrink import simplifications
-
-        return simplifications(example)
+    def simplifications(self, example: Any) -> Any:
+        return kind_of(example).simplifications(example)
 
 
 def _instantiate_impl(impl: Any, offered: dict[str, Any]) -> Any:
