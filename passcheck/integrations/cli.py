@@ -14,7 +14,7 @@ import traceback
 from typing import NoReturn
 
 from passcheck.core.errors import UsageError
-from passcheck.integrations import variants
+from passcheck.integrations import seed_report, variants
 from passcheck.integrations.commands import (
     COMMANDS,
     EXIT_FINDINGS,
@@ -78,6 +78,7 @@ def _run(ns: argparse.Namespace) -> int:
                        shrink_seconds=ns.shrink_time, findings_dir=ns.findings_dir, ignore_known=ns.ignore_known,
                        options=Options(allow_special_values=ns.allow_nan, impl=ns.impl,
                                        drift_findings=ns.drift_findings, extra=variants.extra(ns)))
+    variants.attach(config)
     show = not ns.no_progress and out.is_terminal
     if show:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -85,7 +86,7 @@ def _run(ns: argparse.Namespace) -> int:
         with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                       TextColumn("findings: {task.fields[findings]}"), TimeElapsedColumn(),
                       console=out, transient=True) as bar:
-            task = bar.add_task(f"{ns.target}", total=ns.examples, findings=0)
+            task = bar.add_task(f"{ns.target}", total=config.examples + len(config.explicit_examples), findings=0)
 
             def progress(phase: str, done: int, total: int, findings: int) -> None:
                 if phase == "explore":
@@ -97,6 +98,7 @@ def _run(ns: argparse.Namespace) -> int:
     else:
         result = run(config)
     render_table(result, out)
+    seed_report.render(result, out)
     for spec in ns.report:
         out.print(f"report: {escape(str(write_report(result, spec)))}")
     return EXIT_OK if result.ok else EXIT_FINDINGS

@@ -54,7 +54,7 @@ class RelaxPassSubject(Subject):
 
     def strategy(self, options: Options) -> st.SearchStrategy[GraphSpec]:
         bias = replace(self.bias, allow_special=options.allow_special_values)
-        return example_strategy(relax_graphs(bias), options)
+        return example_strategy(relax_graphs(bias), options, bias.extra)
 
     @property
     def needs_impl(self) -> bool:

@@ -1,0 +1,80 @@
+"""The seed-model report (``--seed-model``): how many models imported, built, agreed with the
+ONNX oracles before any pass, and held every property of the pass; and why the rest did not --
+frontend error, build error, wrong numbers before the pass (frontend or build), or a pass bug.
+Printed after the property table and written into the JSON report (``seed_models``)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from passcheck.core.outcome import Verdict
+
+_FINDINGS = {v.value for v in Verdict if v.finding}
+
+
+def _kind(error: str) -> str:
+    from passcheck.core.engine.results import message_kind
+
+    return message_kind(error)[:110]
+
+
+def summarize(result: Any) -> dict[str, Any] | None:
+    """The corpus summary of the run's seed models as they are (mutants are counted in the table)."""
+    rows = [r for r in result.example_notes if "seed" in r["notes"]]
+    if not rows:
+        return None
+    status = Counter(r["notes"].get("status", "?") for r in rows)
+    failures: dict[str, Counter[str]] = {}
+    pass_findings: dict[str, list[str]] = {}
+    clean = 0
+    models = []
+    for r in rows:
+        n = r["notes"]
+        bad = sorted(p for p, v in r["verdicts"].items() if v in _FINDINGS) if r["rejected"] is None else []
+        for p in bad:
+            pass_findings.setdefault(p, []).append(n["seed"])
+        if n.get("status") in ("build error", "frontend error", "wrong vs ONNX", "no oracle"):
+            failures.setdefault(n["status"], Counter())[_kind(n.get("error", ""))] += 1
+        if r["rejected"] is None and not bad and n.get("status") == "clean":
+            clean += 1
+        models.append({"seed": n["seed"], "status": n.get("status"), "error": n.get("error", ""),
+                       "findings": bad, "baked": n.get("baked", "")})
+    imported = len(rows) - status.get("frontend error", 0)
+    return {
+        "models": len(rows),
+        "imported": imported,
+        "built": imported - status.get("build error", 0),
+        "agree_with_onnx": status.get("clean", 0),
+        "wrong_vs_onnx": status.get("wrong vs ONNX", 0),
+        "no_oracle": status.get("no oracle", 0),
+        "clean_under_pass": clean,
+        "with_findings": len({s for v in pass_findings.values() for s in v}),
+        "pass_findings": {p: sorted(v) for p, v in pass_findings.items()},
+        "failures": {k: [{"error": e, "models": c} for e, c in v.most_common()] for k, v in failures.items()},
+        "per_model": models,
+    }
+
+
+def render(result: Any, console: Any) -> None:
+    from rich.markup import escape
+    from rich.table import Table
+
+    s = summarize(result)
+    if s is None:
+        return
+    t = Table(title=f"seed models ({s['models']})")
+    for col in ("imported", "built", "agree with ONNX", "wrong vs ONNX", "no oracle", "held every property",
+                "with findings"):
+        t.add_column(col, justify="right")
+    t.add_row(*(str(s[k]) for k in ("imported", "built", "agree_with_onnx", "wrong_vs_onnx", "no_oracle",
+                                    "clean_under_pass", "with_findings")))
+    console.print(t)
+    for status, kinds in s["failures"].items():
+        shown = "; ".join(f"{k['models']}x {k['error']}" for k in kinds[:4])
+        more = f" (+{len(kinds) - 4} more kinds)" if len(kinds) > 4 else ""
+        console.print(f"{escape(status)}: {sum(k['models'] for k in kinds)} model(s): {escape(shown)}{more}",
+                      highlight=False)
+    for prop, seeds in s["pass_findings"].items():
+        console.print(f"pass finding {escape(prop)}: {len(seeds)} model(s), e.g. {escape(', '.join(seeds[:3]))}",
+                      highlight=False)
