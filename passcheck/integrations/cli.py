@@ -78,7 +78,6 @@ def _run(ns: argparse.Namespace) -> int:
                        shrink_seconds=ns.shrink_time, findings_dir=ns.findings_dir, ignore_known=ns.ignore_known,
                        options=Options(allow_special_values=ns.allow_nan, impl=ns.impl,
                                        drift_findings=ns.drift_findings, extra=variants.extra(ns)))
-    variants.attach(config)
     show = not ns.no_progress and out.is_terminal
     if show:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -86,11 +85,11 @@ def _run(ns: argparse.Namespace) -> int:
         with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                       TextColumn("findings: {task.fields[findings]}"), TimeElapsedColumn(),
                       console=out, transient=True) as bar:
-            task = bar.add_task(f"{ns.target}", total=config.examples + len(config.explicit_examples), findings=0)
+            task = bar.add_task(f"{ns.target}", total=ns.examples, findings=0)
 
             def progress(phase: str, done: int, total: int, findings: int) -> None:
                 if phase == "explore":
-                    bar.update(task, completed=done, findings=findings)
+                    bar.update(task, completed=done, total=total, findings=findings)
                 else:
                     bar.update(task, description=f"{ns.target}: shrinking ({done} tries)", findings=findings)
 

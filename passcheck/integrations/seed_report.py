@@ -34,15 +34,17 @@ def summarize(result: Any) -> dict[str, Any] | None:
         bad = sorted(p for p, v in r["verdicts"].items() if v in _FINDINGS) if r["rejected"] is None else []
         for p in bad:
             pass_findings.setdefault(p, []).append(n["seed"])
-        if n.get("status") in ("build error", "frontend error", "wrong vs ONNX", "no oracle"):
+        if n.get("status") != "clean":
             failures.setdefault(n["status"], Counter())[_kind(n.get("error", ""))] += 1
         if r["rejected"] is None and not bad and n.get("status") == "clean":
             clean += 1
         models.append({"seed": n["seed"], "status": n.get("status"), "error": n.get("error", ""),
                        "findings": bad, "baked": n.get("baked", "")})
-    imported = len(rows) - status.get("frontend error", 0)
+    imported = len(rows) - status.get("frontend error", 0) - status.get("not a tensor model", 0)
     return {
         "models": len(rows),
+        "not_tensor_models": status.get("not a tensor model", 0),
+        "frontend_errors": status.get("frontend error", 0),
         "imported": imported,
         "built": imported - status.get("build error", 0),
         "agree_with_onnx": status.get("clean", 0),
@@ -64,10 +66,10 @@ def render(result: Any, console: Any) -> None:
     if s is None:
         return
     t = Table(title=f"seed models ({s['models']})")
-    for col in ("imported", "built", "agree with ONNX", "wrong vs ONNX", "no oracle", "held every property",
+    for col in ("not tensors", "frontend errors", "imported", "built", "agree with ONNX", "wrong vs ONNX", "no oracle", "held every property",
                 "with findings"):
         t.add_column(col, justify="right")
-    t.add_row(*(str(s[k]) for k in ("imported", "built", "agree_with_onnx", "wrong_vs_onnx", "no_oracle",
+    t.add_row(*(str(s[k]) for k in ("not_tensor_models", "frontend_errors", "imported", "built", "agree_with_onnx", "wrong_vs_onnx", "no_oracle",
                                     "clean_under_pass", "with_findings")))
     console.print(t)
     for status, kinds in s["failures"].items():

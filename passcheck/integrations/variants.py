@@ -23,27 +23,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def extra(ns: argparse.Namespace) -> tuple[tuple[str, Any], ...]:
     """``Options.extra`` for the parsed options (plain data: it travels to the worker)."""
-    from passcheck.relax.variants import MUTATE, SEEDS
+    from passcheck.core.subject import MUTATE, SEED_MODELS
 
     if ns.mutate < 0:
         raise UsageError("--mutate K: K is a number of rounds, 0 or more")
     out: list[tuple[str, Any]] = [(MUTATE, ns.mutate)] if ns.mutate else []
     if ns.seed_model:
-        from passcheck.relax.models.corpus import resolve_seed_args
-
-        out.append((SEEDS, tuple(resolve_seed_args(ns.seed_model))))
+        out.append((SEED_MODELS, tuple(ns.seed_model)))
     return tuple(out)
-
-
-def attach(config: Any) -> None:
-    """Seed models are checked once each, as they are, before the drawn examples; without
-    --mutate a pass draws nothing else (a sequence or the pipeline draws the seeds it wraps)."""
-    from passcheck.core.subject import resolve
-    from passcheck.relax.variants import mutation_rounds, seed_examples, seed_sources
-
-    if not seed_sources(config.options):
-        return
-    found = seed_examples(resolve(config.subject, config.ir), config.options)
-    config.explicit_examples = tuple(config.explicit_examples) + found
-    if found and not mutation_rounds(config.options):
-        config.examples = 0

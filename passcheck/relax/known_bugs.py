@@ -25,3 +25,58 @@ register_known_bug(KnownBug(
     # of them the channel axis (1 or -3)
     ir=r"(?s)(?=.*R\.nn\.conv2d)(?=.*R\.nn\.layer_norm\([^\n]*axes=\[(?=[^\]]*,)[^\]]*(?<![\d-])(?:1|-3)(?!\d))",
 ))
+register_known_bug(KnownBug(
+    name="test_dataflow_use_inplace_calls_scalar_constant",
+    repro="tests/expected_findings/test_dataflow_inplace_scalar_constant.py",
+    note="DataflowUseInplaceCalls raises on add(<scalar constant>, x): it picks in-place index 1 for a call "
+         "whose only tensor argument is index 0",
+    subjects=("DataflowUseInplaceCalls", "sequences"),
+    properties=("pass_does_not_raise",),
+    message=r"In-place index \d+ is out of range",
+))
+register_known_bug(KnownBug(
+    name="test_fuse_transpose_matmul_same_operand",
+    repro="tests/expected_findings/test_fuse_transpose_matmul_same_operand.py",
+    note="FuseTransposeMatmul raises IndexError on matmul(x, permute_dims(x)): its rewrite assumes two "
+         "distinct matched inputs",
+    subjects=("FuseTransposeMatmul", "sequences"),
+    properties=("pass_does_not_raise",),
+    message=r"(?:FuseTransposeMatmul raised |the pass raised )IndexError: Index out of range",
+))
+register_known_bug(KnownBug(
+    name="test_adjust_matmul_order_vector_rhs",
+    repro="tests/expected_findings/test_adjust_matmul_order_vector_rhs.py",
+    note="AdjustMatmulOrder reassociates (A @ B) @ v with B batched and v a 1-D vector into A @ (B @ v), "
+         "which does not type-check (Matmul requires the reduction length ...)",
+    subjects=("AdjustMatmulOrder", "sequences"),
+    properties=("pass_does_not_raise",),
+    message=r"(?:AdjustMatmulOrder raised |the pass raised )ValueError: Matmul requires the reduction length",
+))
+register_known_bug(KnownBug(
+    name="test_decompose_for_training_negative_axis",
+    repro="tests/expected_findings/test_decompose_for_training_batch_norm.py",
+    note="DecomposeOpsForTraining does not normalise a negative batch_norm axis and fails its own type check",
+    subjects=("DecomposeOpsForTraining", "sequences"),
+    properties=("pass_does_not_raise",),
+    message=r"(?:DecomposeOpsForTraining raised |the pass raised )ValueError: .*moving_mean to have as many "
+            r"dimensions",
+))
+register_known_bug(KnownBug(
+    name="test_decompose_for_training_ignores_inference_mode",
+    repro="tests/expected_findings/test_decompose_for_training_batch_norm.py",
+    note="DecomposeOpsForTraining decomposes an inference-mode batch_norm (training=False) with the batch's "
+         "statistics instead of the moving ones: the results change",
+    subjects=("DecomposeOpsForTraining",),
+    properties=("semantics_preserved", "mutant_agrees"),
+    message=r"wrong numbers|is wrong",
+    ir=r"R\.nn\.batch_norm\([^\n]*training=False",
+))
+register_known_bug(KnownBug(
+    name="test_decompose_for_training_ignores_inference_mode_in_sequences",
+    repro="tests/expected_findings/test_decompose_for_training_batch_norm.py",
+    note="the same, when DecomposeOpsForTraining is a step of a pass sequence",
+    subjects=("sequences",),
+    properties=("semantics_preserved", "every_step_preserves_semantics", "mutant_agrees"),
+    message=r"wrong numbers|DecomposeOpsForTraining[^\n]* broke the numbers|is wrong",
+    ir=r"(?s)(?=.*R\.nn\.batch_norm\([^\n]*training=False)(?=.*DecomposeOpsForTraining)",
+))

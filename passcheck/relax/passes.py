@@ -22,7 +22,7 @@ from passcheck.relax.case import RelaxCase
 from passcheck.relax.examples import kind_of
 from passcheck.relax.graphs import GraphBias, relax_graphs
 from passcheck.relax.spec import GraphSpec
-from passcheck.relax.variants import example_strategy
+from passcheck.relax.variants import example_strategy, seed_examples
 
 PassFactory = Callable[[dict[str, Any]], Any]  # extras -> tvm Pass
 
@@ -121,6 +121,9 @@ class RelaxPassSubject(Subject):
             case.raised = e
             case.raised_traceback = "".join(traceback.format_exception_only(type(e), e)).strip()
         return case
+
+    def explicit_examples(self, options: Options) -> tuple[tuple[Any, ...], bool]:
+        return seed_examples(options, self.sample_extras)  # --seed-model: each model once, as it is
 
     def prepare(self, mod: Any) -> Any:
         """``mod`` after the prerequisites of the pass under test."""

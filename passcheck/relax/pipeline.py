@@ -101,7 +101,6 @@ class PipelineSubject(Subject):
     summary: str = ("the whole compiler: default vs zero vs the CPU pipeline, opt levels 0-3, llvm vs "
                     "-mcpu=<host> vs x86-64; builds agree within the rounding bound")
     ir: str = "relax"
-    seeds_as_examples: bool = False  # with --seed-model it draws seeds as the graphs it wraps
     groups: tuple[str, ...] = ("pipelines",)
 
     def strategy(self, options: Options) -> st.SearchStrategy[PipelineBuilds]:

@@ -3,16 +3,14 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from hypothesis import strategies as st
 
-from passcheck.core.subject import Options, Subject
+from passcheck.core.subject import MUTATE, SEED_MODELS, Options
 from passcheck.relax.models.seed import SeedModel
 from passcheck.relax.mutate.strategy import mutants
-
-MUTATE = "mutate"  # Options.extra key: rounds of metamorphic mutation (0: none)
-SEEDS = "seed_models"  # Options.extra key: seed model sources (corpus ids, .onnx paths)
 
 Extras = tuple[tuple[str, st.SearchStrategy[Any]], ...]
 
@@ -22,7 +20,18 @@ def mutation_rounds(options: Options) -> int:
 
 
 def seed_sources(options: Options) -> tuple[str, ...]:
-    return tuple(dict(options.extra).get(SEEDS, ()))
+    """The seed models the options name, resolved (the built-in corpus materialized on first use)."""
+    args = tuple(dict(options.extra).get(SEED_MODELS, ()))
+    if not args:
+        return ()
+    return _resolved(args)
+
+
+@functools.cache
+def _resolved(args: tuple[str, ...]) -> tuple[str, ...]:
+    from passcheck.relax.models.corpus import resolve_seed_args
+
+    return tuple(resolve_seed_args(list(args)))
 
 
 def seeds(sources: tuple[str, ...], extras: Extras) -> st.SearchStrategy[SeedModel]:
@@ -39,10 +48,10 @@ def example_strategy(graphs: st.SearchStrategy[Any], options: Options, extras: E
     return mutants(bases, rounds) if rounds else bases
 
 
-def seed_examples(subject: Subject, options: Options) -> tuple[Any, ...]:
-    """Every seed model once, as it is, for a subject that checks graphs directly (a pass); a
-    sequence or the pipeline draws seeds as the graphs it wraps instead."""
-    if not getattr(subject, "seeds_as_examples", True):
-        return ()
-    extra = tuple(getattr(subject, "sample_extras", ()))
-    return tuple(SeedModel(s, 0, extra) for s in seed_sources(options))
+def seed_examples(options: Options, extras: tuple[tuple[str, Any], ...]) -> tuple[tuple[Any, ...], bool]:
+    """``Subject.explicit_examples`` of a pass: every seed model once, as it is (with the pass's
+    sample extras), then drawn mutants of them with --mutate, else nothing more."""
+    sources = seed_sources(options)
+    if not sources:
+        return (), True
+    return tuple(SeedModel(s, 0, extras) for s in sources), mutation_rounds(options) > 0

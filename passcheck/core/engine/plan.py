@@ -95,6 +95,12 @@ def plan(config: RunConfig) -> Plan:
     (loaded and checked here, so a broken one fails fast with a one-line error)."""
     subject = resolve(config.subject, config.ir)
     names = select_properties(config, subject)
+    explicit, draw = subject.explicit_examples(config.options)
+    if explicit:
+        config.explicit_examples = tuple(config.explicit_examples) + tuple(
+            e for e in explicit if e not in config.explicit_examples)
+        if not draw:
+            config.examples = 0
     impl = config.impl
     if impl is None and subject.needs_impl:
         impl = config.subject  # PASS given as an import spec: it is the implementation

@@ -9,7 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from passcheck.relax.examples import ExampleKind, register_example_kind
+from passcheck.relax.models.mutant import seed_mutant_case
 from passcheck.relax.models.seed import SeedCase, SeedModel
+from passcheck.relax.mutate import register_mutable
 
 
 def _save_inputs(seed: SeedModel, directory: Path) -> None:
@@ -25,3 +27,4 @@ register_example_kind(SeedModel, ExampleKind(
     describe=lambda seed: f"seed model {seed.source}",
     save_inputs=_save_inputs,
 ))
+register_mutable(SeedModel, seed_mutant_case)

@@ -116,6 +116,16 @@ def resolve_seed_args(args: list[str]) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+def _array(value: Any) -> Any:
+    """An ndarray; a sequence or optional value (not a tensor) stays as it is."""
+    if isinstance(value, np.ndarray):
+        return value
+    try:
+        return np.asarray(value)
+    except ValueError:
+        return value
+
+
 @dataclass
 class SeedData:
     """A seed as loaded: the model, the value of every graph input (by name, in graph order),
@@ -135,8 +145,8 @@ def load_seed(source: str, input_seed: int) -> SeedData:
         model = onnx.load(str(d / "model.onnx"))
         with open(d / "data.pkl", "rb") as f:
             ins, outs, rtol, atol = pickle.load(f)
-        named = {vi.name: np.asarray(v) for vi, v in zip(graph_inputs(model), ins)}
-        return SeedData(model, named, [np.asarray(o) for o in outs], rtol, atol)
+        named = {vi.name: _array(v) for vi, v in zip(graph_inputs(model), ins)}
+        return SeedData(model, named, [_array(o) for o in outs], rtol, atol)
     if source.startswith(ZOO + "/"):
         from passcheck.relax.models.zoo import ZOO as zoo_models
 

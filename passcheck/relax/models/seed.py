@@ -60,6 +60,12 @@ class Imported:
 def import_seed(source: str, data: SeedData) -> Imported:
     """The model as Relax: non-float inputs baked in; if the frontend still refuses, every input
     but the first; then every input. GeneratorRejected (status ``frontend error``) if none imports."""
+    g = data.model.graph
+    if not all(vi.type.HasField("tensor_type") for vi in (*graph_inputs(data.model), *g.output)) or \
+            not all(isinstance(v, np.ndarray) and v.dtype != object for v in data.inputs.values()):
+        why = "inputs or outputs that are not tensors (sequences, optionals, maps, strings)"
+        raise GeneratorRejected(f"{source}: passcheck feeds tensors only: the model has {why}",
+                                notes={"seed": source, "status": "not a tensor model", "error": why})
     names = [vi.name for vi in graph_inputs(data.model)]
     floats = [vi.name for vi in graph_inputs(data.model) if is_float(vi.type.tensor_type.elem_type)]
     rungs = [("non-float inputs", [n for n in names if n not in floats])]
@@ -141,30 +147,40 @@ class SeedCase(RelaxCase):
     def reference(self) -> list[Approx]:
         if self.no_reference:
             raise Unknown(self.no_reference)
-        return self.memo("reference", lambda: self.measured_reference(self.built, self.float64_module()))
+        return self.memo("reference", lambda: self.measured_reference(self.built))
 
-    def float64_module(self) -> Any:
-        def make() -> Any:
+    def float64_outputs(self) -> list[np.ndarray]:
+        """The float64 version of the model on the same inputs: the ONNX reference evaluator's
+        (independent of TVM), else TVM's build of it; ``Unknown`` when neither runs."""
+        def make() -> list[np.ndarray]:
+            wide = widen(self.imported.model)
+            names = [vi.name for vi in graph_inputs(wide)]
+            feeds = {n: p.astype(np.float64) if p.dtype.kind == "f" else p for n, p in zip(names, self.params())}
             try:
-                return import_relax(widen(self.imported.model))
+                from onnx.reference import ReferenceEvaluator
+
+                with np.errstate(all="ignore"):
+                    return [np.asarray(o) for o in ReferenceEvaluator(wide).run(None, feeds)]
+            except Exception as e:  # noqa: BLE001 - fall back to TVM's float64 build
+                first = _last_line(e)
+            try:
+                return execution.run_relax(import_relax(wide), list(feeds.values()))
             except Exception as e:  # noqa: BLE001
-                raise Unknown(f"no float64 version of the model to bound its rounding: {_last_line(e)}") from None
+                raise Unknown(f"no float64 version of the model runs to bound its rounding (onnx.reference: "
+                              f"{first}; TVM: {_last_line(e)})") from None
 
-        return self.memo("float64_module", make)
+        return self.memo("float64_outputs", make)
 
-    def measured_reference(self, mod32: Any, mod64: Any) -> list[Approx]:
-        """``mod64``'s outputs, each with the largest distance to ``mod32``'s as its bound."""
+    def measured_reference(self, mod32: Any) -> list[Approx]:
+        """The float64 outputs, each with the largest distance to ``mod32``'s (the model as
+        imported, or a mutant of it, before any pass) as its bound."""
         before = self.run("built") if mod32 is self.built else execution.run_relax(mod32, self.params())
-        try:
-            wide = execution.run_relax(mod64, [p.astype(np.float64) if p.dtype.kind == "f" else p
-                                               for p in self.params()])
-        except Exception as e:  # noqa: BLE001
-            raise Unknown(f"the float64 version of the model does not run: {_last_line(e)}") from None
+        wide = self.float64_outputs()
         if len(wide) != len(before):
             raise Unknown("the float64 version of the model returns other outputs")
         refs = []
         for b, r in zip(before, wide):
-            r = np.asarray(r, dtype=np.float64)
+            r = np.asarray(r, dtype=np.float64) if np.asarray(r).dtype.kind in "fiub" else np.full(b.shape, np.nan)
             b64 = b.astype(np.float64) if b.shape == r.shape else np.full(r.shape, np.nan)
             ok = np.isfinite(r) & np.isfinite(b64)
             err = float(np.max(np.abs(b64[ok] - r[ok]))) if ok.any() else 0.0

@@ -52,6 +52,7 @@ class _Graph:
         return out
 
     def model(self, name: str, inputs: dict[str, tuple[int, ...]], output: str) -> Any:
+        import onnx
         from onnx import TensorProto, helper
 
         self.nodes.append(helper.make_node("Identity", [output], ["y"]))
@@ -61,6 +62,9 @@ class _Graph:
             [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)], initializer=self.inits)
         model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)])
         model.ir_version = 8
+        # the output's type as shape inference finds it (the frontend wants a shape)
+        inferred = onnx.shape_inference.infer_shapes(model)
+        model.graph.output[0].CopyFrom(inferred.graph.output[0])
         return model
 
 

@@ -24,10 +24,13 @@ _LIBM_ULPS = 2.0
 class IRCalc:
     """Emits each operation as a binding of ``bb`` (inside the function's dataflow block)."""
 
-    def __init__(self, bb: Any, dtype: str) -> None:
+    def __init__(self, bb: Any, dtype: str, storage: str | None = None) -> None:
         from tvm.relax import op as R
 
         self.bb, self.dtype, self.R = bb, dtype, R
+        # constants are rounded to ``storage`` first: a float64 twin of a float32 model holds
+        # the same weights as the model
+        self.storage = storage or dtype
 
     def _emit(self, expr: Any) -> Any:
         return self.bb.emit(expr)
@@ -35,7 +38,7 @@ class IRCalc:
     def const(self, array: np.ndarray) -> Any:
         from tvm import relax
 
-        return relax.const(np.asarray(array).astype(self.dtype), self.dtype)
+        return relax.const(np.asarray(array).astype(self.storage).astype(self.dtype), self.dtype)
 
     def add(self, a: Any, b: Any) -> Any:
         return self._emit(self.R.add(a, b))

@@ -51,7 +51,6 @@ class SequenceSubject(Subject):
     name: str = "sequence"
     summary: str = "sequences of 2-8 Relax passes (with their prerequisites), checked after every step"
     ir: str = "relax"
-    seeds_as_examples: bool = False  # with --seed-model it draws seeds as the graphs it wraps
     groups: tuple[str, ...] = ("sequences",)
 
     def strategy(self, options: Options) -> st.SearchStrategy[PassSequence]:
