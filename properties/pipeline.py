@@ -9,7 +9,7 @@ from passcheck.relax.pipeline import run_build
 
 
 def _outputs(case, build):  # noqa: ANN001, ANN202
-    return case.memo(("build", build), lambda: run_build(case.built, build, case.params()))
+    return case.memo(("build", build), lambda: run_build(case.built, build, case.params(), case.misaligned))
 
 
 @prop("pipeline")

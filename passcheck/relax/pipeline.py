@@ -45,10 +45,15 @@ BASELINE = Build()  # what every other passcheck subject compiles with
 
 @dataclass(frozen=True)
 class PipelineBuilds:
-    """``graph`` (a drawn graph, a mutant, a seed model) built with ``BASELINE`` and ``builds``."""
+    """``graph`` (a drawn graph, a mutant, a seed model) built with ``BASELINE`` and ``builds``.
+
+    ``misaligned``: 0 passes the inputs as TVM tensors (TVM allocates them 64-byte aligned);
+    k > 0 passes NumPy arrays that start k bytes past a 64-byte boundary, as a caller's arrays
+    may (the VM takes NumPy arrays without copying them)."""
 
     graph: Any
     builds: tuple[Build, ...]
+    misaligned: int = 0
 
 
 @functools.cache
@@ -78,7 +83,16 @@ def relax_pipeline(build: Build, tgt: Any) -> Any:
     return "default"
 
 
-def run_build(mod: Any, build: Build, params: list[np.ndarray]) -> list[np.ndarray]:
+def misaligned_copy(a: np.ndarray, offset: int) -> np.ndarray:
+    """``a``'s values in an array that starts ``offset`` bytes past a 64-byte boundary."""
+    buf = np.empty(a.nbytes + 128, np.uint8)
+    start = (-buf.ctypes.data) % 64 + offset
+    out = buf[start:start + a.nbytes].view(a.dtype).reshape(a.shape)
+    out[...] = a
+    return out
+
+
+def run_build(mod: Any, build: Build, params: list[np.ndarray], misaligned: int = 0) -> list[np.ndarray]:
     import tvm
     from tvm import relax
 
@@ -86,7 +100,8 @@ def run_build(mod: Any, build: Build, params: list[np.ndarray]) -> list[np.ndarr
     with tvm.transform.PassContext(opt_level=build.opt_level):
         ex = tvm.compile(mod, target=tgt, relax_pipeline=relax_pipeline(build, tgt))
     vm = relax.VirtualMachine(execution.load_executable(ex), tvm.cpu())
-    return execution.flatten_outputs(vm["main"](*params))
+    args = [misaligned_copy(p, misaligned) if misaligned else tvm.runtime.tensor(p) for p in params]
+    return execution.flatten_outputs(vm["main"](*args))
 
 
 _BUILDS = [Build(p, o, c) for p in PIPELINES for o in range(4) for c in CPUS if Build(p, o, c) != BASELINE]
@@ -106,7 +121,7 @@ class PipelineSubject(Subject):
     def strategy(self, options: Options) -> st.SearchStrategy[PipelineBuilds]:
         graphs = example_strategy(relax_graphs(replace(_BIAS, allow_special=options.allow_special_values)), options)
         builds = st.lists(st.sampled_from(_BUILDS), min_size=1, max_size=2, unique=True).map(tuple)
-        return st.builds(PipelineBuilds, graphs, builds)
+        return st.builds(PipelineBuilds, graphs, builds, st.sampled_from((0, 0, 0, 16)))
 
     def make_case(self, example: PipelineBuilds, impl: Any | None, options: Options) -> RelaxCase:
         import tvm
@@ -128,11 +143,13 @@ class PipelineSubject(Subject):
             case.raised = e
             case.raised_traceback = f"the zero pipeline raised {type(e).__name__}: {str(e).strip()[-300:]}"
         case.builds = (BASELINE, *example.builds)
+        case.misaligned = example.misaligned
         return case
 
     def describe_example(self, example: PipelineBuilds) -> str:
         builds = "; ".join(b.describe() for b in example.builds)
-        return f"{kind_of(example.graph).describe(example.graph)}; built as: {builds}"
+        inputs = f"; inputs {example.misaligned} bytes past 64-byte alignment" if example.misaligned else ""
+        return f"{kind_of(example.graph).describe(example.graph)}; built as: {builds}{inputs}"
 
     def save_inputs(self, example: PipelineBuilds, directory: Path) -> None:
         kind_of(example.graph).save_inputs(example.graph, directory)
