@@ -7,10 +7,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from passcheck.properties import pipeline as pipeline_props
 
 import passcheck
 from passcheck.core.subject import Options, resolve
-from passcheck.properties import pipeline as pipeline_props
 from passcheck.relax.pipeline import BASELINE, CPUS, PIPELINES, Build, PipelineBuilds, host_cpu, target
 from passcheck.relax.spec import GraphSpec, Node, TensorDecl
 

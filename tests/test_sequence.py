@@ -7,6 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from passcheck.properties.sequence import every_step_preserves_semantics, every_step_well_formed
 
 import passcheck
 from passcheck.core.subject import Options, resolve
@@ -22,7 +23,6 @@ from passcheck.relax.sequence.steps import (
     runnable_passes,
 )
 from passcheck.relax.spec import GraphSpec, Node, TensorDecl
-from passcheck.properties.sequence import every_step_preserves_semantics, every_step_well_formed
 
 BUGGY = Path(__file__).resolve().with_name("model_buggy_passes.py")
 
