@@ -41,6 +41,7 @@ def summarize(result: Any) -> dict[str, Any] | None:
         models.append({"seed": n["seed"], "status": n.get("status"), "error": n.get("error", ""),
                        "findings": bad, "baked": n.get("baked", "")})
     imported = len(rows) - status.get("frontend error", 0) - status.get("not a tensor model", 0)
+    # a model that does not build is rejected: no property ran on it
     return {
         "models": len(rows),
         "not_tensor_models": status.get("not a tensor model", 0),

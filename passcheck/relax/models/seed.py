@@ -3,8 +3,10 @@
 The case imports the model (with the inputs the frontend needs as constants baked in, trying
 the fewest first), builds and runs it once as imported, and sorts it (``notes["status"]``):
 
-* ``frontend error``: the import raised (the example is rejected: there is nothing to test);
-* ``build error``: the imported module does not compile or run (numeric properties discard);
+* ``frontend error``: the import raised;
+* ``build error``: the imported module does not compile or run. A pass run on it would only
+  meet the same failure again (FoldConstant legalizes the ops it folds): both are rejected,
+  and the seed report counts them apart from the pass's findings;
 * ``wrong vs ONNX``: it runs, but disagrees with the oracles before any pass ran;
 * ``clean``: it agrees with them (the ONNX test's own rtol/atol, ONNX's defaults otherwise).
 
@@ -23,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from passcheck.core.case import Case
-from passcheck.core.errors import Discard, GeneratorRejected, Unknown
+from passcheck.core.errors import GeneratorRejected, Unknown
 from passcheck.core.rounding import UNIT_ROUNDOFF, Approx
 from passcheck.relax import execution
 from passcheck.relax.case import RelaxCase
@@ -118,9 +120,11 @@ class SeedCase(RelaxCase):
         """Build and run the model as imported, and hold it against the oracles."""
         try:
             got = self.run("built")
-        except Exception as e:  # noqa: BLE001 - recorded: the model does not build before any pass
-            self._build_error = _last_line(e)
-            return {"status": "build error", "error": self._build_error}
+        except Exception as e:  # noqa: BLE001 - the model does not build before any pass: not the pass's
+            why = _last_line(e)
+            raise GeneratorRejected(f"{self.seed.source}: TVM cannot build or run the model as imported: {why}",
+                                    notes={"seed": self.seed.source, "status": "build error", "error": why,
+                                           "baked": self.imported.baked}) from None
         try:
             want, oracle = reference_outputs(self.data)
         except Exception as e:  # noqa: BLE001 - the oracle cannot run this model
@@ -138,11 +142,6 @@ class SeedCase(RelaxCase):
                 if ort is not None:
                     notes["onnxruntime"] = agree(got, ort, self.data.rtol, self.data.atol) or "agrees"
         return notes
-
-    def run(self, which: str = "after") -> list[np.ndarray]:
-        if which != "built" and getattr(self, "_build_error", None):
-            raise Discard(f"the model does not build or run even before the pass: {self._build_error}")
-        return super().run(which)
 
     def reference(self) -> list[Approx]:
         if self.no_reference:
