@@ -20,30 +20,34 @@ def _kind(error: str) -> str:
 
 
 def summarize(result: Any) -> dict[str, Any] | None:
-    """The corpus summary of the run's seed models as they are (mutants are counted in the table)."""
+    """The corpus summary of the run's seed models as they are (mutants are counted in the table).
+    A model drawn several times (a sequence, the pipeline) counts once: with the findings of all
+    its examples."""
     rows = [r for r in result.example_notes if "seed" in r["notes"]]
     if not rows:
         return None
-    status = Counter(r["notes"].get("status", "?") for r in rows)
-    failures: dict[str, Counter[str]] = {}
-    pass_findings: dict[str, list[str]] = {}
-    clean = 0
-    models = []
+    per_seed: dict[str, dict[str, Any]] = {}
     for r in rows:
         n = r["notes"]
         bad = sorted(p for p, v in r["verdicts"].items() if v in _FINDINGS) if r["rejected"] is None else []
-        for p in bad:
-            pass_findings.setdefault(p, []).append(n["seed"])
-        if n.get("status") != "clean":
-            failures.setdefault(n["status"], Counter())[_kind(n.get("error", ""))] += 1
-        if r["rejected"] is None and not bad and n.get("status") == "clean":
-            clean += 1
-        models.append({"seed": n["seed"], "status": n.get("status"), "error": n.get("error", ""),
-                       "findings": bad, "baked": n.get("baked", "")})
-    imported = len(rows) - status.get("frontend error", 0) - status.get("not a tensor model", 0)
+        seen = per_seed.setdefault(n["seed"], {"seed": n["seed"], "status": n.get("status"), "error": n.get("error", ""),
+                                               "findings": [], "baked": n.get("baked", ""),
+                                               "rejected": r["rejected"] is not None})
+        seen["findings"] = sorted(set(seen["findings"]) | set(bad))
+    models = list(per_seed.values())
+    status = Counter(m["status"] for m in models)
+    failures: dict[str, Counter[str]] = {}
+    pass_findings: dict[str, list[str]] = {}
+    for m in models:
+        for p in m["findings"]:
+            pass_findings.setdefault(p, []).append(m["seed"])
+        if m["status"] != "clean":
+            failures.setdefault(m["status"] or "?", Counter())[_kind(m["error"])] += 1
+    clean = sum(1 for m in models if not m["rejected"] and not m["findings"] and m["status"] == "clean")
     # a model that does not build is rejected: no property ran on it
+    imported = len(models) - status.get("frontend error", 0) - status.get("not a tensor model", 0)
     return {
-        "models": len(rows),
+        "models": len(models),
         "not_tensor_models": status.get("not a tensor model", 0),
         "frontend_errors": status.get("frontend error", 0),
         "imported": imported,
@@ -52,10 +56,10 @@ def summarize(result: Any) -> dict[str, Any] | None:
         "wrong_vs_onnx": status.get("wrong vs ONNX", 0),
         "no_oracle": status.get("no oracle", 0),
         "clean_under_pass": clean,
-        "with_findings": len({s for v in pass_findings.values() for s in v}),
+        "with_findings": sum(1 for m in models if m["findings"]),
         "pass_findings": {p: sorted(v) for p, v in pass_findings.items()},
         "failures": {k: [{"error": e, "models": c} for e, c in v.most_common()] for k, v in failures.items()},
-        "per_model": models,
+        "per_model": [{k: v for k, v in m.items() if k != "rejected"} for m in models],
     }
 
 
