@@ -12,14 +12,16 @@ from passcheck.relax.sequence.apply import Applied, remaining_lowering
 from passcheck.relax.sequence.steps import LOWERING
 
 
-def run_after(mod: Any, params: list[np.ndarray], applied: list[Applied]) -> list[np.ndarray]:
-    """Outputs of ``mod`` (the module after ``applied``) compiled with the lowering it still needs."""
+def pipeline_after(applied: list[Applied]) -> Any:
+    """The Relax pipeline that finishes a module after ``applied``: tvm.compile's default one, or
+    the lowering passes the sequence has not run."""
     import tvm
     from tvm import relax
 
     rest = remaining_lowering(applied)
-    pipeline: Any = "default" if rest == LOWERING else \
-        tvm.transform.Sequential([getattr(relax.transform, n)() for n in rest])
-    ex = tvm.compile(mod, target=execution.target(), relax_pipeline=pipeline)
-    vm = relax.VirtualMachine(execution.load_executable(ex), tvm.cpu())
-    return execution.flatten_outputs(vm["main"](*params))
+    return "default" if rest == LOWERING else tvm.transform.Sequential([getattr(relax.transform, n)() for n in rest])
+
+
+def run_after(mod: Any, params: list[np.ndarray], applied: list[Applied]) -> list[np.ndarray]:
+    """Outputs of ``mod`` (the module after ``applied``) compiled with the lowering it still needs."""
+    return execution.run_relax(mod, params, pipeline=pipeline_after(applied))

@@ -21,6 +21,7 @@ from passcheck.relax.case import RelaxCase
 from passcheck.relax.examples import kind_of
 from passcheck.relax.graphs import GraphBias, relax_graphs
 from passcheck.relax.sequence.apply import PassSequence, Ran, Step, expand, run_sequence
+from passcheck.relax.sequence.execute import pipeline_after
 from passcheck.relax.sequence.steps import graph_passes, kind, lowering_passes
 from passcheck.relax.variants import example_strategy
 
@@ -76,6 +77,10 @@ class SequenceSubject(Subject):
         for i, m in enumerate(ran.modules):
             case.stages[f"step{i + 1}"] = m
         case.after = ran.final
+        finish = pipeline_after(applied)
+        if finish != "default":  # a lowering tail ran: compile with the rest of the lowering only
+            case.pipeline_for.update({"after": finish, "base_after": finish})
+            case.pipeline_for.update({f"step{i + 1}": pipeline_after(applied[:i + 1]) for i in range(len(ran.modules))})
         if ran.error is not None:
             case.raised, case.raised_traceback = ran.error, ran.error_text
         lowered = next((a for a in applied[:len(ran.modules)] if not kind(a.name).exact_numbers), None)
