@@ -25,3 +25,14 @@ passcheck_tests
 # Given modules of the --corpus tests are read by name (mod / Before / before) from files.
 Before
 swap_subtract  # examples/planted_bug.py, named by import spec in the README and the tests
+
+# tests/model_buggy_passes.py: buggy passes named by import spec strings in tests/test_model_buggy_passes.py,
+# tests/models/test_seed_models.py and tests/test_sequence.py
+fold_constant_drops_negation
+fold_constant_scales_weights
+add_off_by_a_thousandth
+visit_generic_const_  # relax.PyExprMutator calls it for every constant
+
+# Attributes read by libraries, not by Python code passcheck can see:
+log_severity_level  # onnxruntime.SessionOptions (passcheck/relax/models/oracle.py: quiet sessions)
+ir_version  # onnx.ModelProto (passcheck/relax/models/zoo.py: the IR version the model declares)

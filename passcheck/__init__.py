@@ -15,18 +15,20 @@ and run it: ``passcheck FoldConstant --properties my_props.py`` or, from Python/
 
 from passcheck.core.errors import (
     Discard,
+    Drift,
     IllFormed,
     Unknown,
     UsageError,
     Violation,
     discard,
+    drift,
     require,
     unknown,
 )
 from passcheck.core.property import prop
 
-__all__ = ["Discard", "IllFormed", "Unknown", "UsageError", "Violation", "check", "discard", "prop", "require",
-           "unknown"]
+__all__ = ["Discard", "Drift", "IllFormed", "Unknown", "UsageError", "Violation", "check", "discard", "drift", "prop",
+           "require", "unknown"]
 __version__ = "0.1.0"
 
 

@@ -34,13 +34,30 @@ class Unknown(Discard):
     confirm): counted with the discarded examples and reported apart, never a finding."""
 
 
+class Drift(Discard):
+    """Two computations of the same function differ, but each within the accumulated rounding
+    bound of the computation: numeric drift, not a logic error. Counted and reported apart,
+    never a finding (unless the run treats drift as findings)."""
+
+
 class GeneratorRejected(Exception):
-    """The IR builder could not build this drawn description; the example is discarded."""
+    """The IR builder could not build this drawn description; the example is discarded.
+    ``notes`` (plain strings) say why, for reports that tabulate examples (a seed model the
+    frontend cannot import)."""
+
+    def __init__(self, message: str = "", notes: dict[str, str] | None = None) -> None:
+        super().__init__(message)
+        self.notes = dict(notes or {})
 
 
 def discard(reason: str = "not applicable") -> None:
     """Mark the current example as not applicable to the running property."""
     raise Discard(reason)
+
+
+def drift(reason: str) -> None:
+    """Report numeric drift on the current example (see ``Drift``)."""
+    raise Drift(reason)
 
 
 def unknown(reason: str) -> None:

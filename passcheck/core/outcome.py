@@ -11,6 +11,7 @@ class Verdict(StrEnum):
     HELD = "held"
     DISCARDED = "discarded"  # the property does not apply to this example
     UNKNOWN = "unknown"  # the check could not decide (e.g. Z3 gave up): never a finding
+    DRIFT = "drift"  # numbers differ within the rounding bound: reported apart, never a finding
     REJECTED = "rejected"  # the example could not be built: it is not counted at all
     # findings: the value is the kind written in reports and in passcheck-findings/<prop>-<kind>/
     VIOLATION = "violation"
@@ -42,6 +43,9 @@ class ExampleResult:
     input_script: str = ""  # TVMScript of the input, filled when some property failed
     output_script: str = ""
     seconds: float = 0.0
+    # What the subject says about the example, as plain strings (a seed model's import and
+    # build status): reports that tabulate examples read them (``RunResult.example_notes``).
+    notes: dict[str, str] = field(default_factory=dict)
 
     @property
     def failed(self) -> dict[str, Outcome]:

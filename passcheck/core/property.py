@@ -44,6 +44,9 @@ class Property:
     doc: str
     module: str
     origin: str = field(default="module")  # "module" (importable by name) or the file it was loaded from
+    # run options (``Options.extra`` keys, e.g. "mutate") without which the property has nothing
+    # to check: a run that does not set them does not select it (naming it still does)
+    requires: tuple[str, ...] = ()
 
     @property
     def generic(self) -> bool:
@@ -61,8 +64,10 @@ class Property:
 _REGISTRY: dict[str, Property] = {}
 
 
-def prop(*passes: str, ir: str = "relax", name: str | None = None) -> Callable[[PropertyFn], PropertyFn]:
-    """Register the decorated function as a property of ``passes`` (none: of every pass)."""
+def prop(*passes: str, ir: str = "relax", name: str | None = None,
+         requires: tuple[str, ...] = ()) -> Callable[[PropertyFn], PropertyFn]:
+    """Register the decorated function as a property of ``passes`` (none: of every pass);
+    ``requires``: run options it needs (e.g. ``("mutate",)``), else it is not selected."""
     from passcheck.core.subject import family_irs
 
     irs = family_irs()
@@ -90,6 +95,7 @@ def prop(*passes: str, ir: str = "relax", name: str | None = None) -> Callable[[
                 ir=ir,
                 doc=inspect.getdoc(func) or "",
                 module=func.__module__,
+                requires=tuple(requires),
             )
         )
         return func

@@ -25,6 +25,10 @@ from passcheck.core.errors import UsageError
 from passcheck.core.loading import looks_like_spec
 from passcheck.core.registry import Registry
 
+# ``Options.extra`` keys every entry point spells the same way (a family reads them)
+MUTATE = "mutate"  # rounds of metamorphic mutation of each example (0: none)
+SEED_MODELS = "seed_models"  # models to check as they are and to draw from (paths, corpus names)
+
 
 @dataclass(frozen=True)
 class Options:
@@ -32,6 +36,7 @@ class Options:
 
     allow_special_values: bool = False  # NaN/Inf inputs
     impl: str | None = None  # the --impl spec, if any
+    drift_findings: bool = False  # numeric drift (Verdict.DRIFT) counts as a violation
     extra: tuple[tuple[str, Any], ...] = field(default=())
 
 
@@ -85,6 +90,11 @@ class Subject(ABC):
     def describe_example(self, example: Any) -> str:
         """A short one-line description for reports."""
         return repr(example)[:200]
+
+    def explicit_examples(self, options: Options) -> tuple[tuple[Any, ...], bool]:
+        """Examples to check first, each as it is (seed models), and whether to draw others
+        after them; none by default. Runs in the runner: a bad option is a UsageError."""
+        return (), True
 
 
 @dataclass(frozen=True)

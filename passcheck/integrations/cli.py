@@ -14,6 +14,7 @@ import traceback
 from typing import NoReturn
 
 from passcheck.core.errors import UsageError
+from passcheck.integrations import seed_report, variants
 from passcheck.integrations.commands import (
     COMMANDS,
     EXIT_FINDINGS,
@@ -55,6 +56,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-progress", action="store_true", help="no live progress bar")
     p.add_argument("--ignore-known", action="store_true",
                    help="exit 1 only for new findings: those matching a known TVM bug (a kept repro) still show")
+    variants.add_arguments(p)
     return p
 
 
@@ -77,7 +79,8 @@ def _run(ns: argparse.Namespace) -> int:
     config = RunConfig(subject=ns.target, ir=ns.ir, impl=ns.impl, examples=ns.examples, seed=ns.seed,
                        properties=tuple(ns.property), property_files=tuple(ns.properties), timeout=ns.timeout,
                        shrink_seconds=ns.shrink_time, findings_dir=ns.findings_dir, ignore_known=ns.ignore_known,
-                       options=Options(allow_special_values=ns.allow_nan, impl=ns.impl))
+                       options=Options(allow_special_values=ns.allow_nan, impl=ns.impl,
+                                       drift_findings=ns.drift_findings, extra=variants.extra(ns)))
     if ns.corpus:
         from passcheck.integrations.corpus_cli import attach_corpus
 
@@ -93,7 +96,7 @@ def _run(ns: argparse.Namespace) -> int:
 
             def progress(phase: str, done: int, total: int, findings: int) -> None:
                 if phase == "explore":
-                    bar.update(task, completed=done, findings=findings)
+                    bar.update(task, completed=done, total=total, findings=findings)
                 else:
                     bar.update(task, description=f"{ns.target}: shrinking ({done} tries)", findings=findings)
 
@@ -101,6 +104,7 @@ def _run(ns: argparse.Namespace) -> int:
     else:
         result = run(config)
     render_table(result, out)
+    seed_report.render(result, out)
     for spec in ns.report:
         out.print(f"report: {escape(str(write_report(result, spec)))}")
     return EXIT_OK if result.ok else EXIT_FINDINGS

@@ -21,6 +21,7 @@ the module itself divide by zero or read out of bounds (undefined before any pas
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -31,6 +32,7 @@ from passcheck.core.errors import Discard, Unknown
 from passcheck.core.rounding import Approx
 from passcheck.relax import execution
 from passcheck.relax.case import RelaxCase
+from passcheck.relax.examples import ExampleKind, register_example_kind
 from passcheck.relax.tolerance import Mismatch, compare
 
 
@@ -126,6 +128,8 @@ class CorpusRelaxCase(RelaxCase):
         self.extras = extras
         self._runs = []
         self.co_run = {}
+        self.pipeline_for = {}
+        self.no_reference = ""
 
     def params(self) -> list[Any]:
         return self.memo("params", lambda: signature_inputs(self.built[self.entry], self.example.seed))
@@ -197,3 +201,14 @@ def corpus_case(subject: str, example: CorpusModule, extras: dict[str, Any]) -> 
 
 def save_corpus_inputs(case_inputs: list[Any], path: Any) -> None:
     np.savez(path, *_flat(case_inputs))
+
+
+def _save_inputs(example: CorpusModule, directory: Path) -> None:
+    save_corpus_inputs(corpus_case("", example, {}).params(), directory / "inputs.npz")
+
+
+register_example_kind(CorpusModule, ExampleKind(
+    new_case=lambda subject, example: corpus_case(subject, example, {}),
+    describe=lambda example: example.describe(),
+    save_inputs=_save_inputs,
+))

@@ -98,16 +98,19 @@ class _quiet_stderr:
         os.close(self.saved)
 
 
-def compile_relax(mod: Any) -> Any:
+def compile_relax(mod: Any, pipeline: Any = "default") -> Any:
+    """``pipeline``: the Relax pipeline tvm.compile runs (a module part-way through the
+    lowering needs only the rest of it)."""
     import tvm
     from tvm import relax
 
-    return relax.VirtualMachine(load_executable(tvm.compile(mod, target=target())), tvm.cpu())
+    return relax.VirtualMachine(load_executable(tvm.compile(mod, target=target(), relax_pipeline=pipeline)),
+                                tvm.cpu())
 
 
-def run_relax(mod: Any, params: list[np.ndarray], func: str = "main") -> list[np.ndarray]:
+def run_relax(mod: Any, params: list[np.ndarray], func: str = "main", pipeline: Any = "default") -> list[np.ndarray]:
     """Outputs of ``mod[func]`` on ``params``, flattened to a list of arrays."""
-    vm = compile_relax(mod)
+    vm = compile_relax(mod, pipeline)
     return flatten_outputs(vm[func](*params))
 
 

@@ -19,11 +19,12 @@ from hypothesis import strategies as st
 from passcheck.core.corpus import CorpusModule
 from passcheck.core.errors import GeneratorRejected, UsageError
 from passcheck.core.subject import Family, Options, Subject, register_family, register_subject
-from passcheck.relax.build import build_module
 from passcheck.relax.case import RelaxCase
-from passcheck.relax.corpus import corpus_case, save_corpus_inputs
+from passcheck.relax.corpus import corpus_case
+from passcheck.relax.examples import kind_of
 from passcheck.relax.graphs import GraphBias, relax_graphs
-from passcheck.relax.spec import GraphSpec, input_arrays
+from passcheck.relax.spec import GraphSpec
+from passcheck.relax.variants import example_strategy, seed_examples
 
 PassFactory = Callable[[dict[str, Any]], Any]  # extras -> tvm Pass
 
@@ -55,7 +56,7 @@ class RelaxPassSubject(Subject):
 
     def strategy(self, options: Options) -> st.SearchStrategy[GraphSpec]:
         bias = replace(self.bias, allow_special=options.allow_special_values)
-        return relax_graphs(bias)
+        return example_strategy(relax_graphs(bias), options, bias.extra)
 
     @property
     def needs_impl(self) -> bool:
@@ -94,19 +95,17 @@ class RelaxPassSubject(Subject):
         if not isinstance(made, tvm.transform.Pass):
             raise UsageError(f"--impl {spec}: returned {type(made).__name__}, not a tvm.transform.Pass")
 
-    def make_case(self, example: GraphSpec, impl: Any | None, options: Options) -> RelaxCase:
+    def make_case(self, example: Any, impl: Any | None, options: Options) -> RelaxCase:
         import tvm
 
-        if isinstance(example, CorpusModule):  # a given module (--corpus), not a drawn graph
+        if isinstance(example, CorpusModule):  # a given module (--corpus) has no drawn extras
             case: RelaxCase = corpus_case(self.name, example, dict(self.sample_extras))
         else:
-            case = RelaxCase(self.name, example)
-            case.built = build_module(example)
+            case = kind_of(example).new_case(self.name, example)  # a drawn graph, a mutant, a seed model
         case.co_run = {a: b for a, b in self.co_run} | {b: a for a, b in self.co_run}
+        case.prepare = self.prepare
         try:
-            prepared = case.built
-            for name in self.prerequisites:
-                prepared = getattr(_t(), name)()(prepared)
+            prepared = self.prepare(case.built)
         except Exception as e:  # noqa: BLE001 - a prerequisite failing means we cannot test this graph
             raise GeneratorRejected(f"prerequisite failed: {type(e).__name__}: {_last_line(e)}") from e
         case.before = prepared
@@ -128,24 +127,23 @@ class RelaxPassSubject(Subject):
             case.raised_traceback = "".join(traceback.format_exception_only(type(e), e)).strip()
         return case
 
-    def describe_example(self, example: GraphSpec | CorpusModule) -> str:
-        if isinstance(example, CorpusModule):
-            return example.describe()
-        return f"{len(example.nodes)} ops: {', '.join(example.ops())}"
+    def explicit_examples(self, options: Options) -> tuple[tuple[Any, ...], bool]:
+        return seed_examples(options, self.sample_extras)  # --seed-model: each model once, as it is
 
-    def save_inputs(self, example: GraphSpec | CorpusModule, directory: Path) -> None:
-        import numpy as np
+    def prepare(self, mod: Any) -> Any:
+        """``mod`` after the prerequisites of the pass under test."""
+        for name in self.prerequisites:
+            mod = getattr(_t(), name)()(mod)
+        return mod
 
-        if isinstance(example, CorpusModule):
-            case = corpus_case(self.name, example, dict(self.sample_extras))
-            save_corpus_inputs(case.params(), directory / "inputs.npz")
-            return
-        np.savez(directory / "inputs.npz", *input_arrays(example))
+    def describe_example(self, example: Any) -> str:
+        return kind_of(example).describe(example)
 
-    def simplifications(self, example: GraphSpec | CorpusModule) -> Any:
-        from passcheck.relax.shrink import simplifications
+    def save_inputs(self, example: Any, directory: Path) -> None:
+        kind_of(example).save_inputs(example, directory)
 
-        return () if isinstance(example, CorpusModule) else simplifications(example)
+    def simplifications(self, example: Any) -> Any:
+        return kind_of(example).simplifications(example)
 
 
 def _instantiate_impl(impl: Any, offered: dict[str, Any]) -> Any:

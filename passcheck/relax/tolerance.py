@@ -42,6 +42,11 @@ def checkable(ref: Approx, dtype: str) -> np.ndarray:
     return np.isfinite(ref.v) & np.isfinite(ref.e) & (np.abs(ref.v) + ref.e < lim * 0.5)
 
 
+def allowed(ref: Approx, dtype: str, safety: float = SAFETY) -> np.ndarray:
+    """How far from ``ref.v`` a correct result in ``dtype`` may be, elementwise."""
+    return safety * ref.e + 4 * UNIT_ROUNDOFF[dtype] * np.abs(ref.v) + TINY[dtype]
+
+
 def compare(got: np.ndarray, ref: Approx, dtype: str, safety: float = SAFETY) -> Mismatch | None:
     """None when ``got`` is within tolerance of ``ref`` wherever the reference is checkable."""
     if tuple(got.shape) != tuple(ref.v.shape):
@@ -49,12 +54,12 @@ def compare(got: np.ndarray, ref: Approx, dtype: str, safety: float = SAFETY) ->
                         shape_note=f"shape {list(got.shape)}, the reference has shape {list(ref.v.shape)}")
     g = got.astype(np.float64)
     mask = checkable(ref, dtype)
-    allowed = safety * ref.e + 4 * UNIT_ROUNDOFF[dtype] * np.abs(ref.v) + TINY[dtype]
+    bound = allowed(ref, dtype, safety)
     # NaN in got counts as bad. Where the reference is NaN or Inf (NaN/Inf inputs, only when
     # asked) nothing is checked: how NaN propagates through max/min differs between NumPy and
     # LLVM (maxnum) without either being wrong; before/after comparisons cover those elements.
-    bad = mask & ~(np.abs(g - ref.v) <= allowed)
+    bad = mask & ~(np.abs(g - ref.v) <= bound)
     if not bad.any():
         return None
     idx = tuple(int(i) for i in np.argwhere(bad)[0])
-    return Mismatch(idx, float(g[idx]), float(ref.v[idx]), float(allowed[idx]), int(bad.sum()), int(bad.size))
+    return Mismatch(idx, float(g[idx]), float(ref.v[idx]), float(bound[idx]), int(bad.sum()), int(bad.size))

@@ -67,4 +67,8 @@ def test_passcheck_reports_it() -> None:
 
 
 def test_registered_as_a_known_bug() -> None:
+    from passcheck.relax.sequence.apply import PassSequence, Step
+
     assert_recognised("AlterOpLayout", "pass_does_not_raise", EXAMPLE, "test_convert_layout_negative_axes")
+    in_a_sequence = PassSequence(EXAMPLE, (Step("ConvertLayout", (("relax.nn.conv2d", ("NHWC", "OHWI")),)),))
+    assert_recognised("sequence", "pass_does_not_raise", in_a_sequence, "test_convert_layout_negative_axes")

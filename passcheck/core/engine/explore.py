@@ -42,11 +42,15 @@ class Record:
     examples: int = 0
     rejected: int = 0
     discarded: int = 0
+    notes: list[dict[str, Any]] = field(default_factory=list)  # see RunResult.example_notes
 
     def __post_init__(self) -> None:
         self.stats = {n: PropertyStats() for n in self.names}
 
     def add(self, example: Any, res: ExampleResult) -> None:
+        if res.notes:
+            self.notes.append({"notes": res.notes, "rejected": res.rejected,
+                               "verdicts": {n: o.verdict.value for n, o in res.outcomes.items()}})
         if res.rejected is not None:
             self.rejected += 1
             return

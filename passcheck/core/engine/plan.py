@@ -84,7 +84,8 @@ def select_properties(config: RunConfig, subject: Subject) -> tuple[str, ...]:
                                  f"(it is for {', '.join(p.passes)}, ir={p.ir})")
             names.append(p.name)
     else:
-        names = [p.name for p in applicable]
+        extra = dict(config.options.extra)
+        names = [p.name for p in applicable if all(extra.get(k) for k in p.requires)]
     if not names:
         raise UsageError(f"no property applies to {subject.name}; add one with --properties FILE")
     return tuple(names)
@@ -95,6 +96,12 @@ def plan(config: RunConfig) -> Plan:
     (loaded and checked here, so a broken one fails fast with a one-line error)."""
     subject = resolve(config.subject, config.ir)
     names = select_properties(config, subject)
+    explicit, draw = subject.explicit_examples(config.options)
+    if explicit:
+        config.explicit_examples = tuple(config.explicit_examples) + tuple(
+            e for e in explicit if e not in config.explicit_examples)
+        if not draw:
+            config.examples = 0
     impl = config.impl
     if impl is None and subject.needs_impl:
         impl = config.subject  # PASS given as an import spec: it is the implementation

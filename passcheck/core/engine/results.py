@@ -37,15 +37,23 @@ class PropertyStats:
     violated: int = 0
     discarded: int = 0  # the unknown ones included
     unknown: int = 0
+    drift: int = 0  # numbers differed within the rounding bound (not a finding; not in discarded)
     # How many violating examples gave each message shape (numbers and names of the example
     # blanked): only the first failure is shrunk, so this says whether the others look alike.
     kinds: dict[str, int] = field(default_factory=dict)
     first_message: dict[str, str] = field(default_factory=dict)  # per kind, to recognise known bugs
     known: dict[str, str] = field(default_factory=dict)  # kind -> the known bug it matches
+    drift_kinds: dict[str, int] = field(default_factory=dict)  # as ``kinds``, for drift
+    first_drift: dict[str, str] = field(default_factory=dict)  # per drift kind, its first message
 
     def count(self, verdict: Verdict, message: str) -> None:
         if verdict == Verdict.HELD:
             self.held += 1
+        elif verdict == Verdict.DRIFT:
+            self.drift += 1
+            k = message_kind(message)
+            self.drift_kinds[k] = self.drift_kinds.get(k, 0) + 1
+            self.first_drift.setdefault(k, message)
         elif verdict.finding:
             self.violated += 1
             k = message_kind(message)
@@ -84,6 +92,9 @@ class RunResult:
     shrink_s: float = 0.0
     worker_restarts: int = 0
     subject_ir: str = "relax"
+    # Per example whose subject left notes (``ExampleResult.notes``): the notes, the verdict of
+    # every property, and why it was rejected if it was (seed models: import/build status).
+    example_notes: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -117,7 +128,9 @@ class RunResult:
                 for f in self.findings
             ],
             "properties": {n: {"held": s.held, "violated": s.violated, "discarded": s.discarded,
-                               "unknown": s.unknown,
+                               "unknown": s.unknown, "drift": s.drift,
+                               "drift_kinds": [{"message": s.first_drift[k], "examples": c}
+                                               for k, c in sorted(s.drift_kinds.items(), key=lambda kc: -kc[1])],
                                "violation_kinds": [{"message": k, "examples": c, "known_bug": s.known.get(k)}
                                                    for k, c in sorted(s.kinds.items(), key=lambda kc: -kc[1])]}
                            for n, s in self.stats.items()},

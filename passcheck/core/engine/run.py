@@ -27,7 +27,8 @@ def run(config: RunConfig, progress: Progress | None = None) -> RunResult:
         shrink_s = time.perf_counter() - t_shrink
         restarts = evaluate.restarts
     result = RunResult(config, p.subject.name, list(p.properties), record.stats, findings(p, record, best),
-                       record.examples, record.rejected, record.discarded, 0.0, shrink_s, restarts, p.subject.ir)
+                       record.examples, record.rejected, record.discarded, 0.0, shrink_s, restarts, p.subject.ir,
+                       record.notes)
     recognise_known(p, result)
     if result.findings:
         write_repros(result, p.impl, p.subject)

@@ -16,7 +16,7 @@ from typing import Any
 
 from passcheck.core import property as props
 from passcheck.core.engine.plan import WorkerConfig
-from passcheck.core.errors import Discard, GeneratorRejected, Unknown, Violation
+from passcheck.core.errors import Discard, Drift, GeneratorRejected, Unknown, Violation
 from passcheck.core.loading import load_impl
 from passcheck.core.outcome import TRANSFORM, ExampleResult, Outcome, Verdict
 from passcheck.core.property import Property
@@ -49,6 +49,7 @@ class Session:
             case = self.apply(example)
         except GeneratorRejected as e:
             res.rejected = str(e)
+            res.notes = dict(e.notes)
             res.outcomes = {p.name: Outcome(Verdict.REJECTED, str(e)) for p in self.properties}
             return res
         except Discard as e:
@@ -58,7 +59,11 @@ class Session:
         for p in self.properties:
             if progress:
                 progress(p.name)
-            res.outcomes[p.name] = check_property(p, case)
+            outcome = check_property(p, case)
+            if outcome.verdict == Verdict.DRIFT and self.options.drift_findings:
+                outcome = Outcome(Verdict.VIOLATION, f"drift (a finding with --drift-findings): {outcome.message}")
+            res.outcomes[p.name] = outcome
+        res.notes = dict(getattr(case, "notes", {}))
         if res.failed:
             res.input_script = case.input_script()
             res.output_script = case.output_script()
@@ -69,6 +74,8 @@ class Session:
 def check_property(p: Property, case: Any) -> Outcome:
     try:
         p.func(case)
+    except Drift as e:
+        return Outcome(Verdict.DRIFT, str(e))
     except Unknown as e:
         return Outcome(Verdict.UNKNOWN, str(e))
     except Discard as e:

@@ -1,4 +1,5 @@
-"""``passcheck list``: passes and primitives; ``--properties``, ``--ops``, ``--known``, ``-v`` for all."""
+"""``passcheck list``: passes and primitives; ``--properties``, ``--ops``, ``--known``, ``--relations``,
+``--steps``, ``--seed-models``, ``-v`` for all (but the seed models)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,8 @@ from passcheck.integrations.commands import EXIT_OK, command, console
 
 @command("list")
 def list_command(args: list[str]) -> int:
-    """passcheck list [--properties] [--ops] [--known] [-v]: what passcheck knows by name."""
+    """passcheck list [--properties] [--ops] [--known] [--relations] [--steps] [--seed-models] [-v]:
+    what passcheck knows by name."""
     from rich.markup import escape
     from rich.table import Table
 
@@ -47,6 +49,9 @@ def list_command(args: list[str]) -> int:
             where = f"{', '.join(b.subjects) or 'any subject'}:\n" + "\n".join(b.properties or ("any property",))
             kt.add_row(f"[bold]{escape(b.name)}[/bold]\n{escape(b.note)}", escape(where))
         out.print(kt)
+    from passcheck.integrations import model_lists
+
+    model_lists.render(args, out)
     if "--properties" in args or "-v" in args:
         pt = Table(title="properties")
         for col in ("property", "ir", "applies to", "invariant"):

@@ -6,9 +6,14 @@ import json
 from pathlib import Path
 from typing import Any
 
+from passcheck.integrations import seed_report
 from passcheck.integrations.reports import report_format
 
 
 @report_format("json")
 def write_json(result: Any, path: Path) -> None:
-    path.write_text(json.dumps(result.to_dict(), indent=2))
+    data = result.to_dict()
+    seeds = seed_report.summarize(result)
+    if seeds is not None:
+        data["seed_models"] = seeds
+    path.write_text(json.dumps(data, indent=2))

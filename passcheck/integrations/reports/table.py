@@ -15,10 +15,18 @@ def render_table(result: Any, console: Any) -> None:
     t.add_column("held", justify="right")
     t.add_column("violated", justify="right")
     t.add_column("discarded", justify="right")
+    # Drift (numbers apart within the rounding bound) is no finding: its column only shows up
+    # when some property saw it.
+    drift = any(getattr(s, "drift", 0) for s in result.stats.values())
+    if drift:
+        t.add_column("drift", justify="right")
     for n, s in result.stats.items():
         style = "red" if s.violated else ""
-        t.add_row(escape(n), str(s.held), str(s.violated), str(s.discarded), style=style)
+        t.add_row(escape(n), str(s.held), str(s.violated), str(s.discarded), *([str(s.drift)] if drift else []),
+                  style=style)
     console.print(t)
+    if drift:
+        render_drift(result, console)
     if result.rejected:
         console.print(f"{result.rejected} drawn example(s) could not be built and were not counted.")
     # Messages quote IR (`X[i0]`, `shape [n]`): escaped, or rich would eat them as markup tags.
@@ -40,3 +48,14 @@ def render_table(result: Any, console: Any) -> None:
     if result.findings and result.config.ignore_known:
         console.print(f"{len(result.new_findings)} new finding(s); known TVM bugs are ignored for the exit code "
                       "(--ignore-known)", highlight=False)
+
+
+def render_drift(result: Any, console: Any) -> None:
+    """One line per property with drift: how often, and its first message (error and bound)."""
+    from rich.markup import escape
+
+    for n, s in result.stats.items():
+        if s.drift:
+            first = next(iter(s.first_drift.values()), "")
+            console.print(f"drift (not a finding) {escape(n)}: {s.drift} example(s), {len(s.drift_kinds)} kind(s); "
+                          f"e.g. {escape(first[:300])}", highlight=False)
