@@ -1,0 +1,124 @@
+"""TIR subjects for a GPU target: ``bind@cuda:sm_90``, ``schedule@cuda:sm_90``, ... .
+
+``--target cuda`` turns the subject ``NAME`` into ``NAME@cuda:ARCH``, which the TIR family
+understands (``gpu_subject_by_name``): the same examples as ``NAME`` (its primitive after a
+preparation, or a sequence), each ending with a drawn ``bind_rest`` step that binds whatever the
+schedule left outside GPU-bound loops; the case is then built for the GPU by the properties of
+the ``gpu-target`` group (``properties/tir_gpu.py``). Sequences draw from a GPU-aware pool:
+the GPU primitives weigh more, and ``parallel`` (CPU threads, meaningless inside a kernel)
+is left out.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import traceback
+from typing import Any
+
+from hypothesis import strategies as st
+
+from passcheck.core.errors import Discard, UsageError
+from passcheck.core.subject import Options, Subject, resolve
+from passcheck.gpu import GpuTarget, split_subject
+from passcheck.gpu.target import with_target
+from passcheck.tir.schedule import PRIMITIVES, ScheduleExample, Step, View, apply_step, default_sequence
+
+GPU_GROUP = "gpu-target"
+# The primitives the GPU room declares: drawn three times as often in GPU sequences.
+GPU_PRIMITIVES = ("bind_threads", "cache_shared", "cache_local", "cross_thread_reduction",
+                  "decompose_reduction_bound")
+NOT_ON_GPU = ("parallel", "bind_rest")  # CPU threads; bind_rest ends every example anyway
+
+
+def gpu_sequence_pool() -> tuple[str, ...]:
+    base = tuple(n for n in default_sequence() if n not in NOT_ON_GPU)
+    return base + tuple(n for n in GPU_PRIMITIVES if n in PRIMITIVES) * 2
+
+
+class GpuTirSubject(Subject):
+    """A TIR subject's examples, completed for and built for a GPU target."""
+
+    ir = "tir"
+
+    def __init__(self, base: Subject, target: GpuTarget) -> None:
+        self.base = base
+        self.target = target
+        self.name = with_target(base.name, target)
+        self.groups = (*base.groups, GPU_GROUP)
+        self.summary = f"{base.summary}, built for {target.name}"
+
+    @property
+    def needs_impl(self) -> bool:
+        return self.base.needs_impl
+
+    def check_impl(self, impl: Any, spec: str) -> None:
+        self.base.check_impl(impl, spec)
+
+    def strategy(self, options: Options) -> st.SearchStrategy[Any]:
+        extra = dict(options.extra)
+        if self.base.name == "schedule" and not extra.get("tir_primitives"):
+            extra["tir_primitives"] = gpu_sequence_pool()
+        base = self.base.strategy(dataclasses.replace(options, extra=tuple(extra.items())))
+        rest = PRIMITIVES["bind_rest"].draw
+
+        @st.composite
+        def completed(draw: st.DrawFn) -> Any:
+            example = draw(base)
+            return _with_steps(example, (*example.steps, rest(draw, View(()))))
+
+        return completed()
+
+    def make_case(self, example: Any, impl: Any | None, options: Options) -> Any:
+        from tvm import s_tir
+
+        steps = tuple(getattr(example, "steps", ()))
+        rest = steps[-1] if steps and steps[-1].prim == "bind_rest" else None
+        inner = _with_steps(example, steps[:-1]) if rest is not None else example
+        case = self.base.make_case(inner, impl, options)
+        case.example = example
+        case.gpu_target = self.target
+        case.bundle_dir = dict(options.extra).get("bundle")
+        if case.raised is not None or case.after is None or rest is None:
+            return case
+        sch = s_tir.Schedule(case.after, seed=1, error_render_level="fast")
+        try:
+            case.trace.append(apply_step(sch, rest))
+        except Exception as e:  # noqa: BLE001
+            from tvm.s_tir import ScheduleError
+
+            if isinstance(e, ScheduleError):
+                raise Discard(f"bind_rest refused: {str(e).strip().splitlines()[-1][:200]}") from None
+            case.raised = e
+            case.raised_traceback = traceback.format_exc()
+            case.trace.append(f"{rest.describe()}  # raised {type(e).__name__}")
+            return case
+        case.after = sch.mod
+        return case
+
+    def simplifications(self, example: Any) -> Any:
+        return self.base.simplifications(example)
+
+    def describe_example(self, example: Any) -> str:
+        return self.base.describe_example(example)
+
+
+def _with_steps(example: Any, steps: tuple[Step, ...]) -> Any:
+    if isinstance(example, ScheduleExample) or dataclasses.is_dataclass(example):
+        return dataclasses.replace(example, steps=steps)
+    raise TypeError(f"not a schedule example: {type(example).__name__}")
+
+
+def gpu_subject_by_name(name: str) -> Subject | None:
+    """``NAME@cuda:ARCH`` for a TIR subject ``NAME`` (None for any other name). Needs the CUDA
+    toolchain: without it, a one-line UsageError says how to install it."""
+    base_name, target = split_subject(name)
+    if target is None:
+        return None
+    base = resolve(base_name, "tir")
+    if base.ir != "tir":
+        raise UsageError(f"--target {target.name} is for TIR subjects (primitives, schedule, dlight, a TIR pass); "
+                         f"{base.name} is a {base.ir} pass: run it without --target")
+    from passcheck.gpu.toolchain import require_toolchain
+
+    require_toolchain(f"{base.name} --target {target.name}")
+    return GpuTirSubject(base, target)
