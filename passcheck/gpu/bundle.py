@@ -53,6 +53,13 @@ class Entry:
     def gpu_outputs(self) -> list[np.ndarray]:
         return _arrays(self.path / "gpu.npz")
 
+    def example(self) -> Any:
+        """The plain-data example the entry was built from (needs passcheck's families)."""
+        import base64
+        import pickle
+
+        return pickle.loads(base64.b64decode(self.meta["example"]))
+
 
 def _arrays(path: Path) -> list[np.ndarray]:
     if not path.is_file():

@@ -23,14 +23,15 @@ from passcheck.gpu.bundle import Entry, new_entry
 from passcheck.tir import execution as tir_exec
 
 
-def entry_for(case: Any, built: Any, root: str, prop: str) -> Entry:
-    """Write ``built`` (a ``GpuBuild`` of ``case.after``) as a bundle entry under ``root``."""
+def entry_for(case: Any, built: Any, root: str, prop: str, target: str | None = None) -> Entry:
+    """Write ``built`` (a ``GpuBuild`` of ``case.after``) as a bundle entry under ``root``
+    (``target``: where the library runs, when not the case's GPU target)."""
     ref = tir_exec.reference(case.spec)
     out = np.full(ref.out_shape, np.nan, dtype=ref.out_dtype) if np.issubdtype(np.dtype(ref.out_dtype), np.floating) \
         else np.full(ref.out_shape, np.iinfo(ref.out_dtype).min, dtype=ref.out_dtype)
     args = [*ref.inputs, out]
     meta = {
-        "subject": case.subject, "property": prop, "target": case.gpu_target.name, "call": "kernel",
+        "subject": case.subject, "property": prop, "target": target or case.gpu_target.name, "call": "kernel",
         "function": "main", "outputs": [len(args) - 1], "family": "tir",
         "example": base64.b64encode(pickle.dumps(case.example)).decode(),
         "describe": case.describe()[:4000],
@@ -48,10 +49,6 @@ def run_on_device(case: Any, built: Any, prop: str) -> np.ndarray:
     return outs[0]
 
 
-def example_of(entry: Entry) -> Any:
-    return pickle.loads(base64.b64decode(entry.meta["example"]))
-
-
 def compare_entry_spec(spec: Any, got: np.ndarray) -> Any:
     """The mismatch (``execution.Mismatch``) of a GPU output for ``spec``, or None."""
     return tir_exec.compare(spec, got, tir_exec.reference(spec), exact=False)
@@ -59,4 +56,4 @@ def compare_entry_spec(spec: Any, got: np.ndarray) -> Any:
 
 def compare_entry(entry: Entry, got: np.ndarray) -> Any:
     """The mismatch of a bundle entry's GPU output, or None."""
-    return compare_entry_spec(example_of(entry).spec, got)
+    return compare_entry_spec(entry.example().spec, got)

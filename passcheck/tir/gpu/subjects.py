@@ -18,6 +18,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from passcheck.core.errors import Discard, UsageError
+from passcheck.core.outcome import Verdict
 from passcheck.core.subject import Options, Subject, resolve
 from passcheck.gpu import GpuTarget, split_subject
 from passcheck.gpu.target import with_target
@@ -95,11 +96,36 @@ class GpuTirSubject(Subject):
         case.after = sch.mod
         return case
 
+    def check_bundle_entry(self, entry: Any) -> tuple[Verdict, str]:
+        """The verdict on a bundle entry the runner ran: its GPU output against the CPU's
+        (see ``execute``), or what stopped it (an error, a crash, a hang on the GPU)."""
+        from passcheck.tir.gpu import execute
+
+        r = entry.result()
+        if r is None:
+            return Verdict.DISCARDED, "not run yet (python -m passcheck.bundle run DIR on a GPU machine)"
+        where = r.get("device") or "the GPU"
+        if r["status"] == "ok":
+            bad = execute.compare_entry(entry, entry.gpu_outputs()[0])
+            if bad is None:
+                return Verdict.HELD, ""
+            return Verdict.VIOLATION, (f"on {where}, the output of {self.name} differs from the CPU's: "
+                                       f"{bad.describe()}; schedule:\n{_trace(entry)}")
+        if r["status"] == "error" and "no CUDA device here" in r["message"]:
+            return Verdict.DISCARDED, f"not run: {r['message']}"
+        verdict = {"error": Verdict.RAISED, "crash": Verdict.CRASH, "timeout": Verdict.HANG}[r["status"]]
+        return verdict, f"on {where}, running the kernel of {self.name}: {r['status']}: {r['message']}"
+
     def simplifications(self, example: Any) -> Any:
         return self.base.simplifications(example)
 
     def describe_example(self, example: Any) -> str:
         return self.base.describe_example(example)
+
+
+def _trace(entry: Any) -> str:
+    text = str(entry.meta.get("describe", ""))
+    return "\n".join(text.splitlines()[1:]) or text
 
 
 def _with_steps(example: Any, steps: tuple[Step, ...]) -> Any:
@@ -121,4 +147,9 @@ def gpu_subject_by_name(name: str) -> Subject | None:
     from passcheck.gpu.toolchain import require_toolchain
 
     require_toolchain(f"{base.name} --target {target.name}")
+    if base.needs_impl:
+        # A user's pass named by its import spec: the spec is the name without the target.
+        from passcheck.core.loading import load_impl
+
+        base.pass_obj = load_impl(base_name)  # type: ignore[attr-defined]
     return GpuTirSubject(base, target)
