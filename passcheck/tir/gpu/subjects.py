@@ -77,6 +77,7 @@ class GpuTirSubject(Subject):
         inner = _with_steps(example, steps[:-1]) if rest is not None else example
         case = self.base.make_case(inner, impl, options)
         case.example = example
+        case.subject = self.name
         case.gpu_target = self.target
         case.bundle_dir = dict(options.extra).get("bundle")
         if case.raised is not None or case.after is None or rest is None:
