@@ -15,3 +15,12 @@ fold_constant_hangs_on_multiply
 cc
 ccache_env
 output_format
+
+# tests/gpu/gpu_buggy_passes.py: the buggy GPU pass of tests/gpu/test_gpu_static.py, named by spec.
+short_shared_cache
+
+# TVM's pass instrumentation calls this hook by name (passcheck/tir/gpu/build.py: _StopAtSplit).
+should_run
+
+# pytest reads a test module's marks from this name (tests/gpu/test_gpu_execution.py).
+pytestmark

@@ -102,9 +102,10 @@ def gpu_bounds_safe_z3(case: Any) -> None:
 
 @prop("gpu-target", ir="tir")
 def launch_within_device_limits(case: Any) -> None:
-    """Each kernel's launch fits the device (threads per block and per axis, blocks per axis)
-    whenever the schedule's own bound loops do, for every size a shape var may take; and no
-    kernel launches more threads per block than the ``__launch_bounds__`` it was compiled with."""
+    """Each kernel's launch fits the device (threads per block and per axis, blocks per axis,
+    static shared memory) whenever what the schedule itself binds and stages does, for every
+    size a shape var may take; and no kernel launches more threads per block than the
+    ``__launch_bounds__`` it was compiled with."""
     from passcheck.gpu import CUDA_LIMITS
     from passcheck.tir.gpu import launch
 
@@ -117,6 +118,17 @@ def launch_within_device_limits(case: Any) -> None:
         if over:
             raise Violation(f"after {case.subject}, a kernel launches beyond the device limits although every "
                             f"bound loop of the schedule fits: {over[0]}; schedule:\n{case.trace_text()}")
+    used = launch.shared_bytes(built.joined)
+    if used > CUDA_LIMITS.shared_bytes:
+        from passcheck.tir.lowering import lower_to_loops
+
+        asked_bytes = launch.shared_bytes(lower_to_loops(case.after))
+        if asked_bytes > CUDA_LIMITS.shared_bytes:
+            raise Discard(f"the schedule itself stages {asked_bytes} bytes in shared memory "
+                          f"(> {CUDA_LIMITS.shared_bytes})")
+        raise Violation(f"after {case.subject}, a kernel allocates {used} bytes of shared memory (> "
+                        f"{CUDA_LIMITS.shared_bytes}) although the schedule stages only {asked_bytes}; "
+                        f"schedule:\n{case.trace_text()}")
     promised = launch.launch_bounds(built.source)
     for name, la in launch.kernel_launches(built.device).items():
         if name in promised and la.threads <= CUDA_LIMITS.threads_per_block and la.threads > promised[name]:

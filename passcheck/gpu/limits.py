@@ -16,7 +16,6 @@ class DeviceLimits:
     grid_dims: tuple[int, int, int] = (2**31 - 1, 65535, 65535)
     # Static shared memory per block: 48 KiB without the opt-in for more (dynamic only).
     shared_bytes: int = 48 * 1024
-    warp: int = 32
 
     def extent_limit(self, tag: str) -> int | None:
         """The largest extent a loop bound to ``tag`` may have (None: not a launch dimension,

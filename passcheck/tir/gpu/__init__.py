@@ -2,3 +2,5 @@
 ``NAME@cuda:ARCH`` (``subjects``), built through TVM's whole TIR pipeline for CUDA and
 compiled with NVRTC (``build``), launch facts of the built kernels (``launch``), GPU
 execution and bundle entries (``execute``)."""
+
+from passcheck.tir.gpu import dlight  # noqa: F401  (declares the dlight subject)

@@ -134,3 +134,30 @@ def kernel_launches(device_mod: Any) -> dict[str, Launch]:
             out[g.name_hint] = merged
     return out
 
+
+
+def shared_bytes(mod: Any) -> int:
+    """The largest static shared memory one launch scope of ``mod`` allocates, in bytes (0 when
+    none; a shared buffer sized by a shape var counts as unbounded)."""
+    import numpy as np
+    import tvm_ffi
+    from tvm import tirx
+
+    worst = 0
+    for _, f in mod.functions.items():
+        if not isinstance(f, tirx.PrimFunc):
+            continue
+        total = [0]
+
+        def on_alloc(node: Any, total: list[int] = total) -> None:
+            buf = node.buffer
+            if str(buf.scope()) not in ("shared", "shared.dyn"):
+                return
+            n = 1
+            for d in buf.shape:
+                n *= int(d.value) if isinstance(d, tirx.IntImm) else 2**31
+            total[0] += n * np.dtype(str(buf.dtype)).itemsize
+
+        tvm_ffi.structural_walk(f.body, [(tirx.AllocBuffer, on_alloc)])
+        worst = max(worst, total[0])
+    return worst

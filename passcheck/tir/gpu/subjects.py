@@ -148,6 +148,8 @@ def gpu_subject_by_name(name: str) -> Subject | None:
     from passcheck.gpu.toolchain import require_toolchain
 
     require_toolchain(f"{base.name} --target {target.name}")
+    if hasattr(base, "with_target"):  # a subject that is for a GPU target already (dlight)
+        return base.with_target(target)
     if base.needs_impl:
         # A user's pass named by its import spec: the spec is the name without the target.
         from passcheck.core.loading import load_impl
