@@ -20,6 +20,7 @@ from passcheck.core.errors import GeneratorRejected, UsageError
 from passcheck.core.subject import Family, Options, Subject, register_family, register_subject
 from passcheck.relax.build import build_module
 from passcheck.relax.case import RelaxCase
+from passcheck.relax.gpu import relax_gpu_subject_by_name
 from passcheck.relax.graphs import GraphBias, relax_graphs
 from passcheck.relax.spec import GraphSpec, input_arrays
 
@@ -249,6 +250,6 @@ def custom_subject(spec: str) -> RelaxPassSubject:
 register_family(Family(
     ir="relax",
     custom=custom_subject,
-    by_name=generic_subject,
+    by_name=lambda name: relax_gpu_subject_by_name(name) or generic_subject(name),
     candidates=lambda: dir(_t()),
 ))

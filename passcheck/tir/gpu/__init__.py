@@ -3,4 +3,4 @@
 compiled with NVRTC (``build``), launch facts of the built kernels (``launch``), GPU
 execution and bundle entries (``execute``)."""
 
-from passcheck.tir.gpu import dlight  # noqa: F401  (declares the dlight subject)
+from passcheck.tir.gpu import dlight, known_bugs  # noqa: F401  (the dlight subject; known GPU bugs)

@@ -1,0 +1,14 @@
+"""Known TVM 0.27 bugs found on the GPU target, each kept as a repro in
+tests/gpu/test_tvm_bugs_gpu.py (see ``passcheck.core.known``)."""
+
+from passcheck.core.known import KnownBug, register_known_bug
+
+register_known_bug(KnownBug(
+    name="test_rfactor_of_a_0d_reduction_with_a_consumer",
+    repro="tests/gpu/test_tvm_bugs_gpu.py",
+    note="rfactor of a reduction into a 0-d buffer that a later block reads fails an internal check "
+         "(BlockReplacer: block_realize == old_block_realize_) instead of applying; DLight's gpu.Reduction "
+         "rule calls it, so TVM's CUDA pipeline cannot build a mean over all axes",
+    properties=("transformation_does_not_raise", "relax_builds_for_gpu", "builds_for_gpu"),
+    message=r"block_realize == old_block_realize_",
+))

@@ -1,0 +1,98 @@
+"""TVM 0.27 bug: ``rfactor`` of a reduction into a 0-d buffer that a later block reads raises
+``InternalError: Check failed: block_realize == old_block_realize_`` (BlockReplacer, in
+src/s_tir/schedule/primitive/reduction.cc) instead of applying or refusing with a
+ScheduleError. The same reduction without the reading block factors fine, and so does one
+into a 1-d buffer. DLight's ``gpu.Reduction`` rule rfactors every inner reduction, so TVM's
+default CUDA pipeline (``tvm.compile(..., target="cuda")``) cannot build ``R.mean`` over all
+axes (a sum into a 0-d buffer, then the division). Found by ``passcheck FuseOps --target
+cuda`` (property ``relax_builds_for_gpu``), shrunk to the one-op graph below. An expected
+finding: these tests fail once TVM fixes it.
+"""
+
+from __future__ import annotations
+
+import pytest
+from known_bug_check import assert_recognised
+
+from passcheck.relax.spec import GraphSpec, Node, TensorDecl
+
+EXAMPLE = GraphSpec(
+    inputs=(TensorDecl(name="p0", shape=(11, 6), dtype="float32", const=False, lo=-1.0, hi=1.0, style="narrow",
+                       seed=6186),),
+    nodes=(Node(op="mean", args=(0,), attrs=(("axis", (-2, -1)), ("keepdims", False)), shape=(),
+                dtype="float32"),),
+    outputs=(1,), input_seed=106,
+)
+
+
+def _reduction(with_consumer: bool):  # noqa: ANN202
+    from tvm.script import tirx as T
+
+    if with_consumer:
+        @T.prim_func(s_tir=True)
+        def mean(x: T.Buffer((8,), "float32"), out: T.Buffer((), "float32")):
+            red = T.sblock_alloc_buffer(())
+            for k in range(8):
+                with T.sblock("red"):
+                    vk = T.axis.reduce(8, k)
+                    with T.init():
+                        red[()] = T.float32(0)
+                    red[()] = red[()] + x[vk]
+            with T.sblock("div"):
+                vi = T.axis.spatial(1, 0)  # noqa: F841
+                out[()] = red[()] / T.float32(8)
+        return mean
+
+    @T.prim_func(s_tir=True)
+    def total(x: T.Buffer((8,), "float32"), out: T.Buffer((), "float32")):
+        for k in range(8):
+            with T.sblock("red"):
+                vk = T.axis.reduce(8, k)
+                with T.init():
+                    out[()] = T.float32(0)
+                out[()] = out[()] + x[vk]
+    return total
+
+
+def _rfactor(func) -> None:  # noqa: ANN001
+    from tvm import s_tir
+
+    sch = s_tir.Schedule(func)
+    (k,) = sch.get_loops(sch.get_sblock("red"))
+    _, ki = sch.split(k, [None, 4])
+    sch.rfactor(ki, 0)
+
+
+def test_rfactor_of_a_0d_reduction_with_a_consumer() -> None:
+    import tvm
+
+    _rfactor(_reduction(with_consumer=False))  # factors fine alone
+    with pytest.raises(tvm.error.InternalError, match="block_realize == old_block_realize_"):
+        _rfactor(_reduction(with_consumer=True))
+
+
+def test_the_cuda_pipeline_cannot_build_a_mean_over_all_axes() -> None:
+    import tvm
+    from tvm import relax
+    from tvm.relax import op as R
+
+    from passcheck.gpu import GpuTarget
+
+    def mean(axes: list[int]):  # noqa: ANN202
+        bb = relax.BlockBuilder()
+        x = relax.Var("x", relax.TensorType((11, 6), "float32"))
+        with bb.function("main", [x]):
+            with bb.dataflow():
+                out = bb.emit_output(R.mean(x, axis=axes))
+            bb.emit_func_output(out)
+        return bb.get()
+
+    target = GpuTarget().tvm_target()
+    tvm.compile(mean([1]), target=target)  # a 1-d result builds
+    with pytest.raises(tvm.error.InternalError, match="block_realize == old_block_realize_"):
+        tvm.compile(mean([0, 1]), target=target)
+
+
+def test_registered_as_a_known_bug() -> None:
+    assert_recognised("FuseOps@cuda:sm_90", "relax_builds_for_gpu", EXAMPLE,
+                      "test_rfactor_of_a_0d_reduction_with_a_consumer")
