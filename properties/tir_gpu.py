@@ -166,3 +166,20 @@ def gpu_matches_cpu(case: Any) -> None:
         entry = execute.entry_for(case, built, case.bundle_dir, "gpu_matches_cpu")
         raise Discard(f"no CUDA device here: written to the bundle as {entry.id}")
     raise Discard("no CUDA device here (--bundle DIR writes the kernel for a GPU machine)")
+
+
+@prop("gpu-target", ir="tir")
+def gpu_no_lost_updates(case: Any) -> None:
+    """No two threads of one launch read-modify-write the same element of global or shared
+    memory at once (a reduction's threads each keep their partial result in registers and
+    TVM combines them across threads): such a store loses one thread's update. Z3 on the
+    kernels as the codegen sees them, both threads' points replayed; a timeout is unknown."""
+    from passcheck.tir.gpu.races import lost_updates
+
+    built = _built(case)
+    found, unknown = case.memo(("gpu_races",), lambda: lost_updates(built.joined, case.z3_timeout_ms))
+    if found:
+        raise Violation(f"after {case.subject}, GPU threads lose each other's updates: {found[0].describe()}; "
+                        f"schedule:\n{case.trace_text()}")
+    if unknown:
+        raise Unknown(f"lost updates unknown: {unknown[0]}")

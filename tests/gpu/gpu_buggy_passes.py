@@ -1,5 +1,6 @@
-"""Deliberately buggy GPU schedules: each must be caught (tests/gpu/test_gpu_buggy_passes.py).
-Both go out of bounds, and Z3 catches them without a GPU."""
+"""Deliberately buggy GPU schedules: each must be caught without a GPU (tests/gpu/test_gpu_static.py).
+Two go out of bounds (``gpu_bounds_safe_z3``), one loses updates across threads
+(``gpu_no_lost_updates``); on a GPU the last also computes wrong sums (``gpu_matches_cpu``)."""
 
 from __future__ import annotations
 
@@ -45,4 +46,36 @@ def short_shared_cache(mod: Any) -> Any:
         short = re.sub(r"T\.alloc_shared\(\((\d+),", lambda m: f"T.alloc_shared(({max(1, int(m[1]) - 1)},",
                        text, count=1)
         return tvm.script.from_source(short)
+    return mod
+
+
+def forgotten_cross_thread_reduction(mod: Any) -> Any:
+    """Reduce across GPU threads -- the first reduction loop split by 4, its inner part bound to
+    threadIdx.x -- and lower without TVM's cross-thread step (LowerCrossThreadReduction), as a
+    hand-written kernel that forgets to combine the threads' partial sums: every thread adds
+    into the output element at once (the pass returns the module lowered to loops)."""
+    import tvm
+    from tvm import s_tir
+
+    from passcheck.tir.lowering import _prefix_passes
+    from passcheck.tir.schedule import block_names
+    from passcheck.tir.schedule.primitives.gpu import is_bound, split_bind
+
+    sch = s_tir.Schedule(mod)
+    for name in block_names(sch):
+        b = sch.get_sblock(name)
+        loops = sch.get_loops(b)
+        kinds = [iv.iter_type for iv in sch.get(b).iter_vars]
+        if not loops or any(is_bound(sch, lp) for lp in loops) or 2 not in kinds or 0 not in kinds:
+            continue
+        try:
+            split_bind(sch, loops[0], 1)  # one thread per output element along the first loop...
+            _, inner = sch.split(sch.get_loops(b)[-1], [None, 4])  # the innermost: a reduction loop
+            sch.bind(inner, "threadIdx.y")  # ...and four threads share its reduction
+        except s_tir.ScheduleError:
+            sch = s_tir.Schedule(mod)
+            continue
+        forgetful = [p for p in _prefix_passes() if "CrossThread" not in type(p).__name__
+                     and "CrossThread" not in str(p.info.name)]
+        return tvm.transform.Sequential(forgetful)(sch.mod)
     return mod

@@ -106,3 +106,16 @@ def test_target_cuda_without_the_toolchain_says_how_to_install(tmp_path: Path) -
     r = _cli("bind", "--target", "cuda:sm_90", "--examples", "1", env=env)
     assert r.returncode == 2, r.stderr
     assert 'pip install "passcheck[cuda]"' in r.stderr and r.stderr.count("\n") == 1
+
+
+def test_a_reduction_that_forgets_the_cross_thread_step_is_caught_without_a_gpu() -> None:
+    subject = resolve(f"{Path(bug.__file__)}:forgotten_cross_thread_reduction@cuda:sm_90", "tir")
+    red = PrimFuncSpec("reduce", (6, 5), (("axes", (1,)), ("op", "sum")), "int32", seed=2)
+    for spec in (red, MATMUL):
+        case = subject.make_case(CustomExample(spec, (REST,)), None, OPTS)
+        with pytest.raises(Violation, match=r"lose each other's updates(.|\n)*threadIdx.y"):
+            G.gpu_no_lost_updates(case)
+    # TVM's own cross-thread reduction of the same loops combines the partial sums.
+    for spec, block in ((red, "red"), (MATMUL, "matmul")):
+        step = Step("cross_thread_reduction", block, (-1,), (("threads", 4), ("rfactor", False)))
+        G.gpu_no_lost_updates(case_of("cross_thread_reduction", ScheduleExample(spec, (step, REST))))
