@@ -16,8 +16,9 @@ cc
 ccache_env
 output_format
 
-# tests/gpu/gpu_buggy_passes.py: the buggy GPU pass of tests/gpu/test_gpu_static.py, named by spec.
+# tests/gpu/gpu_buggy_passes.py: the buggy GPU passes of tests/gpu/test_gpu_static.py, named by spec.
 short_shared_cache
+forgotten_cross_thread_reduction
 
 # TVM's pass instrumentation calls this hook by name (passcheck/tir/gpu/build.py: _StopAtSplit).
 should_run
