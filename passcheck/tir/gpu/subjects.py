@@ -25,15 +25,15 @@ from passcheck.gpu.target import with_target
 from passcheck.tir.schedule import PRIMITIVES, ScheduleExample, Step, View, apply_step, default_sequence
 
 GPU_GROUP = "gpu-target"
-# The primitives the GPU room declares: drawn three times as often in GPU sequences.
-GPU_PRIMITIVES = ("bind_threads", "cache_shared", "cache_local", "cross_thread_reduction",
-                  "decompose_reduction_bound")
 NOT_ON_GPU = ("parallel", "bind_rest")  # CPU threads; bind_rest ends every example anyway
 
 
 def gpu_sequence_pool() -> tuple[str, ...]:
+    """The pool of ``schedule`` sequences for a GPU: every safe primitive but ``parallel``, and
+    the GPU-only ones (primitives/gpu.py) three times, so they are drawn as often as they matter."""
     base = tuple(n for n in default_sequence() if n not in NOT_ON_GPU)
-    return base + tuple(n for n in GPU_PRIMITIVES if n in PRIMITIVES) * 2
+    gpu = tuple(n for n, p in PRIMITIVES.items() if p.gpu_only and n not in NOT_ON_GPU)
+    return base + gpu * 3
 
 
 class GpuTirSubject(Subject):

@@ -75,7 +75,7 @@ def _apply_bind_threads(sch: Any, step: Step) -> str:
 
 
 register_primitive(Primitive("bind_threads", _draw_bind_threads, _apply_bind_threads,
-                             "split a loop over GPU blocks x threads (within the device limits)", executable=False))
+                             "split a loop over GPU blocks x threads (within the device limits)", executable=False, gpu_only=True))
 
 
 # --------------------------------------------------------------------------------------------
@@ -123,7 +123,7 @@ def _inner_count(sch: Any, block: Any, at: Any) -> int:
 
 register_primitive(Primitive("cache_shared", _draw_cache_shared, _apply_cache_shared,
                              "stage a read buffer in shared memory per GPU block (cooperative fetch)",
-                             executable=False))
+                             executable=False, gpu_only=True))
 
 
 def _draw_cache_local(draw: st.DrawFn, view: View) -> Step:
@@ -146,7 +146,7 @@ def _apply_cache_local(sch: Any, step: Step) -> str:
 
 
 register_primitive(Primitive("cache_local", _draw_cache_local, _apply_cache_local,
-                             "accumulate a block's output in thread-local memory", executable=False))
+                             "accumulate a block's output in thread-local memory", executable=False, gpu_only=True))
 
 
 # --------------------------------------------------------------------------------------------
@@ -183,7 +183,7 @@ def _apply_cross_thread_reduction(sch: Any, step: Step) -> str:
 
 register_primitive(Primitive("cross_thread_reduction", _draw_cross_thread_reduction,
                              _apply_cross_thread_reduction, "reduce across GPU threads (optionally via rfactor)",
-                             kinds=REDUCING, reassociates=True, executable=False))
+                             kinds=REDUCING, reassociates=True, executable=False, gpu_only=True))
 
 
 def _draw_decompose_bound(draw: st.DrawFn, view: View) -> Step:
@@ -210,7 +210,7 @@ def _apply_decompose_bound(sch: Any, step: Step) -> str:
 
 register_primitive(Primitive("decompose_reduction_bound", _draw_decompose_bound, _apply_decompose_bound,
                              "separate a reduction's init block under GPU-bound loops", kinds=REDUCING,
-                             executable=False))
+                             executable=False, gpu_only=True))
 
 
 # --------------------------------------------------------------------------------------------
@@ -265,4 +265,4 @@ def _apply_bind_rest(sch: Any, step: Step) -> str:
 
 register_primitive(Primitive("bind_rest", _draw_bind_rest, _apply_bind_rest,
                              "bind every block left outside GPU-bound loops (ends every GPU example)",
-                             executable=False))
+                             executable=False, gpu_only=True))
