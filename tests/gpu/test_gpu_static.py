@@ -11,6 +11,7 @@ from pathlib import Path
 
 import gpu_buggy_passes as bug
 import passcheck.properties.tir_gpu as G
+import passcheck.properties.tir_schedule as S
 import pytest
 
 from passcheck.core.errors import Discard, Violation
@@ -66,9 +67,17 @@ def test_z3_reads_thread_ranges_and_shared_buffers() -> None:
 def test_overshooting_bind_is_caught_by_z3_without_a_gpu() -> None:
     step = Step("bind_threads", "ew0", (0,), (("threads", 4), ("axis", "x")))
     example = ScheduleExample(ELEMENTWISE_10, (step, REST))
-    G.gpu_bounds_safe_z3(case_of("bind_threads", example))  # the real primitive guards its tail
+    good = case_of("bind_threads", example)
+    G.gpu_bounds_safe_z3(good)  # the real primitive guards its tail
+    S.block_instances_within_domain(good)
+    S.block_instances_exactly_once(good)
+    bad = case_of("bind_threads", example, bug.overshooting_bind)
     with pytest.raises(Violation, match=r"out of bounds(.|\n)*threadIdx.x=\d"):
-        G.gpu_bounds_safe_z3(case_of("bind_threads", example, bug.overshooting_bind))
+        G.gpu_bounds_safe_z3(bad)
+    # The symbolic domain check reads thread-bound loops as loops: the unguarded threads run
+    # instances outside the block's domain.
+    with pytest.raises(Violation, match="outside its original domain"):
+        S.block_instances_within_domain(bad)
 
 
 def test_short_shared_cache_is_caught_by_z3_without_a_gpu() -> None:
