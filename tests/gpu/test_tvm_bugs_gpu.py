@@ -96,3 +96,58 @@ def test_the_cuda_pipeline_cannot_build_a_mean_over_all_axes() -> None:
 def test_registered_as_a_known_bug() -> None:
     assert_recognised("FuseOps@cuda:sm_90", "relax_builds_for_gpu", EXAMPLE,
                       "test_rfactor_of_a_0d_reduction_with_a_consumer")
+
+
+# --- InjectVirtualThread segfaults on a virtual thread of symbolic extent ---------------------
+#
+# TVM 0.27 bug: binding a loop whose extent is a shape var to ``vthread.x`` is accepted by the
+# schedule (bind checks nothing about the extent), and then the build's InjectVirtualThread
+# pass dereferences the extent as a constant and dies with SIGSEGV -- for CUDA and for LLVM
+# alike -- instead of raising an error. Found by ``passcheck bind --target cuda`` (a crash in
+# ``builds_for_gpu``), shrunk to a one-block kernel.
+
+VTHREAD_SCRIPT = """
+import tvm
+from tvm import s_tir
+from tvm.script import tirx as T
+
+@T.prim_func(s_tir=True)
+def f(a: T.handle, b: T.handle):
+    n = T.int32()
+    A = T.match_buffer(a, (n,), "float32")
+    B = T.match_buffer(b, (n,), "float32")
+    for i in range(n):
+        with T.sblock("B"):
+            vi = T.axis.spatial(n, i)
+            B[vi] = A[vi] * T.float32(2)
+
+sch = s_tir.Schedule(f)
+(i,) = sch.get_loops(sch.get_sblock("B"))
+sch.bind(i, "vthread.x")
+target = {TARGET}
+tvm.compile(sch.mod, target=target)
+print("built")
+"""
+
+
+@pytest.mark.parametrize("target", ['{"kind": "cuda", "arch": "sm_90"}', '{"kind": "llvm"}'])
+def test_inject_virtual_thread_segfaults_on_a_symbolic_extent(tmp_path, target: str) -> None:  # noqa: ANN001
+    import subprocess
+    import sys
+
+    script = tmp_path / "vthread.py"
+    script.write_text(VTHREAD_SCRIPT.replace("{TARGET}", target))
+    r = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300)
+    assert r.returncode != 0 and "built" not in r.stdout
+    assert "Segfault" in r.stderr or r.returncode == -11
+
+
+def test_vthread_crash_registered_as_a_known_bug() -> None:
+    from passcheck.tir.kernels import PrimFuncSpec
+    from passcheck.tir.schedule import ScheduleExample, Step
+
+    spec = PrimFuncSpec("elementwise", (9,), (("depth", 1),), "int32", symbolic=True, seed=1)
+    example = ScheduleExample(spec, (Step("bind", "ew0", (0,), (("thread", "vthread.x"),)),
+                                     Step("bind_rest", "", (), (("threads", 7),))))
+    assert_recognised("bind@cuda:sm_90", "builds_for_gpu", example,
+                      "test_inject_virtual_thread_segfaults_on_a_symbolic_extent", ir="tir")

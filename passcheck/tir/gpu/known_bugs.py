@@ -12,3 +12,12 @@ register_known_bug(KnownBug(
     properties=("transformation_does_not_raise", "relax_builds_for_gpu", "builds_for_gpu"),
     message=r"block_realize == old_block_realize_",
 ))
+register_known_bug(KnownBug(
+    name="test_inject_virtual_thread_segfaults_on_a_symbolic_extent",
+    repro="tests/gpu/test_tvm_bugs_gpu.py",
+    note="a loop of symbolic extent bound to vthread.x is accepted by the schedule, then InjectVirtualThread "
+         "dies with SIGSEGV in the build (CUDA and LLVM) instead of raising an error",
+    message=r"SIGSEGV",
+    # the crashed worker leaves no IR: the example's description (a symbolic spec, a vthread bind)
+    ir=r"(?s)\+sym.*vthread|thread_binding\((?!\d)[^,]*, thread=\"vthread",
+))
