@@ -92,12 +92,13 @@ def run_bundle(root: str | Path, timeout: float = 120.0, force: bool = False, lo
             if e.result() is None and (e.path / "started").is_file():
                 write_result(e, "crash", f"the runner process died (exit code {child.returncode})")
                 (e.path / "started").unlink(missing_ok=True)
-        todo = [e for e in todo if e.result() is None]
-        if child.returncode not in (0, None) and todo and not any((e.path / "started").exists() for e in todo):
-            # Died between entries (e.g. at import): nothing would ever run.
-            for e in todo:
+        left = [e for e in todo if e.result() is None]
+        if len(left) == len(todo):
+            # Died before its first entry (e.g. at import): another child would do the same.
+            for e in left:
                 write_result(e, "crash", f"the runner process died before the entry (exit code {child.returncode})")
-            todo = []
+            left = []
+        todo = left
     counts = {s: 0 for s in ("ok", "error", "crash", "timeout")}
     for e in entries(root):
         r = e.result()

@@ -82,3 +82,31 @@ def test_bad_bundle_folders_exit_2(tmp_path: Path) -> None:
     assert r.returncode == 2 and "is not a folder" in r.stderr
     assert main(["bundle", "check", str(tmp_path)]) == 2
     assert main(["bundle"]) == 2
+
+
+def test_an_entry_that_kills_the_runner_is_a_crash_and_the_next_still_runs(tmp_path: Path) -> None:
+    from tvm.script import tirx as T
+
+    from passcheck.gpu.bundle import new_entry
+
+    @T.prim_func
+    def dies(A: T.Buffer((4,), "float32"), B: T.Buffer((4,), "float32")):
+        T.evaluate(T.call_extern("int32", "abort"))
+        for i in range(4):
+            B[i] = A[i]
+
+    @T.prim_func
+    def copies(A: T.Buffer((4,), "float32"), B: T.Buffer((4,), "float32")):
+        for i in range(4):
+            B[i] = A[i]
+
+    args = [np.arange(4, dtype="float32"), np.zeros(4, dtype="float32")]
+    for name, func in (("dies", dies), ("copies", copies)):
+        lib = tvm.compile(tvm.IRModule({"main": func}), target="llvm")
+        new_entry(tmp_path, {"subject": name, "target": "llvm", "call": "kernel", "outputs": [1], "example": ""},
+                  lib, args, [args[0]])
+    run = subprocess.run([sys.executable, "-m", "passcheck.bundle", "run", str(tmp_path)], capture_output=True,
+                         text=True, timeout=300)
+    assert "1 ok" in run.stdout and "1 crash" in run.stdout, run.stdout + run.stderr
+    results = {e.meta["subject"]: e.result() for e in entries(tmp_path)}
+    assert results["dies"]["status"] == "crash" and results["copies"]["status"] == "ok"
