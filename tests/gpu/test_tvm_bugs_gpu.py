@@ -151,3 +151,71 @@ def test_vthread_crash_registered_as_a_known_bug() -> None:
                                      Step("bind_rest", "", (), (("threads", 7),))))
     assert_recognised("bind@cuda:sm_90", "builds_for_gpu", example,
                       "test_inject_virtual_thread_segfaults_on_a_symbolic_extent", ir="tir")
+
+
+# --- bind accepts a reduction loop that LowerCrossThreadReduction then rejects ----------------
+#
+# TVM 0.27 bug: ``bind`` lets a reduction loop that is not the innermost (after ``reorder``)
+# be bound to threadIdx; the schedule is accepted and verify_well_formed passes, but lowering
+# (LowerCrossThreadReduction, run by every build) rejects it: "Cross-thread reduction requires
+# all the reduction-related loops to be the deepest". The primitive should refuse with a
+# ScheduleError. Found by ``passcheck bind --target cuda`` (well_formed_before_after,
+# builds_for_gpu).
+
+
+def _te_sum() -> object:
+    from tvm import te
+
+    a = te.placeholder((7, 8), name="A")
+    k = te.reduce_axis((0, 8), "k")
+    b = te.compute((7,), lambda i: te.sum(a[i, k], axis=k), name="B")
+    return te.create_prim_func([a, b])
+
+
+def test_bind_accepts_a_cross_thread_reduction_it_cannot_lower() -> None:
+    from tvm import s_tir
+
+    sch = s_tir.Schedule(_te_sum())
+    i, k = sch.get_loops(sch.get_sblock("B"))
+    sch.bind(k, "threadIdx.x")  # innermost: lowers
+    s_tir.transform.LowerCrossThreadReduction()(sch.mod)
+    sch = s_tir.Schedule(_te_sum())
+    i, k = sch.get_loops(sch.get_sblock("B"))
+    sch.reorder(k, i)
+    sch.bind(k, "threadIdx.x")  # accepted...
+    assert s_tir.analysis.verify_well_formed(sch.mod, assert_mode=False)
+    with pytest.raises(ValueError, match="Cross-thread reduction requires all the reduction-related loops"):
+        s_tir.transform.LowerCrossThreadReduction()(sch.mod)  # ...and cannot be lowered
+
+
+def test_cross_thread_bind_registered_as_a_known_bug() -> None:
+    from passcheck.tir.kernels import PrimFuncSpec
+    from passcheck.tir.schedule import ScheduleExample, Step
+
+    spec = PrimFuncSpec("reduce", (7, 8), (("axes", (1,)), ("op", "max")), "int64", prologue=True, epilogue=True,
+                        seed=1, epilogue_op="bias")
+    example = ScheduleExample(spec, (Step("reorder", "red", (7, 6)), Step("bind", "red", (0,), (("thread", "threadIdx.y"),)),
+                                     Step("bind_rest", "", (), (("threads", 2),))), prefix=1)
+    assert_recognised("bind@cuda:sm_90", "well_formed_before_after", example,
+                      "test_bind_accepts_a_cross_thread_reduction_it_cannot_lower", ir="tir")
+
+
+# --- get_sblock of a block inside another block's init ---------------------------------------
+#
+# TVM 0.27 bug: blockize of a reduction at its outer loop leaves the init block (``B_init``)
+# inside the new block's ``T.init()``; ``sch.get_sblock("B_init")`` -- a block that exists in
+# the IR, by its name -- fails an internal check (``it != self_->stmt2ref.end()``) instead of
+# returning it or raising a ScheduleError. Found by ``passcheck bind --target cuda`` (its
+# completion step listed every block and asked for each).
+
+
+def test_get_sblock_of_an_init_block_fails_an_internal_check() -> None:
+    import tvm
+    from tvm import s_tir
+
+    sch = s_tir.Schedule(_te_sum())
+    i, _ = sch.get_loops(sch.get_sblock("B"))
+    sch.blockize(i)
+    assert 'T.sblock("B_init")' in sch.mod.script()
+    with pytest.raises(tvm.error.InternalError, match=r"stmt2ref\.end\(\)"):
+        sch.get_sblock("B_init")

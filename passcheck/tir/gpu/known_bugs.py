@@ -21,3 +21,19 @@ register_known_bug(KnownBug(
     # the crashed worker leaves no IR: the example's description (a symbolic spec, a vthread bind)
     ir=r"(?s)\+sym.*vthread|thread_binding\((?!\d)[^,]*, thread=\"vthread",
 ))
+register_known_bug(KnownBug(
+    name="test_bind_accepts_a_cross_thread_reduction_it_cannot_lower",
+    repro="tests/gpu/test_tvm_bugs_gpu.py",
+    note="bind accepts a reduction loop that is not the innermost bound to threadIdx; LowerCrossThreadReduction "
+         "(every build) then rejects the module instead of bind refusing with a ScheduleError",
+    properties=("well_formed_before_after", "builds_for_gpu"),
+    message=r"Cross-thread reduction requires all the reduction-related loops to be the deepest",
+))
+register_known_bug(KnownBug(
+    name="test_get_sblock_of_an_init_block_fails_an_internal_check",
+    repro="tests/gpu/test_tvm_bugs_gpu.py",
+    note="get_sblock of a block that blockize left inside another block's T.init() fails an internal check "
+         "(stmt2ref) instead of returning it or raising a ScheduleError",
+    properties=("transformation_does_not_raise",),
+    message=r"stmt2ref\.end\(\)",
+))

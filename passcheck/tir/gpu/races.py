@@ -82,10 +82,14 @@ def _thread_tags(func: Any) -> dict[int, str]:
     return tags
 
 
-def lost_updates(mod: Any, timeout_ms: int = 2000) -> tuple[list[LostUpdate], list[str]]:
-    """(confirmed lost updates, unknowns) of every PrimFunc of a block-free module."""
+def lost_updates(mod: Any, timeout_ms: int = 2000, budget_s: float = 15.0) -> tuple[list[LostUpdate], list[str]]:
+    """(confirmed lost updates, unknowns) of every PrimFunc of a block-free module; past
+    ``budget_s`` seconds the stores not yet asked about are unknown."""
+    import time
+
     from tvm import tirx
 
+    deadline = time.perf_counter() + budget_s
     found: list[LostUpdate] = []
     unknown: list[str] = []
     for _, func in mod.functions.items():
@@ -103,6 +107,9 @@ def lost_updates(mod: Any, timeout_ms: int = 2000) -> tuple[list[LostUpdate], li
             first = next((i for i, s in enumerate(trail) if isinstance(s, Loop) and key(s.var) in tags), None)
             if first is None:
                 continue  # host code
+            if time.perf_counter() > deadline:
+                unknown.append(f"{buf.name}: Z3 budget of {budget_s:g} s spent")
+                continue
             answer = _race(store, buf, trail, first, tags, timeout_ms)
             if isinstance(answer, LostUpdate):
                 found.append(answer)
