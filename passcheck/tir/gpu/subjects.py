@@ -57,8 +57,8 @@ class GpuTirSubject(Subject):
 
     def strategy(self, options: Options) -> st.SearchStrategy[Any]:
         extra = dict(options.extra)
-        if self.base.name == "schedule" and not extra.get("tir_primitives"):
-            extra["tir_primitives"] = gpu_sequence_pool()
+        # Read by the subjects that draw sequences (`schedule`); the others ignore it.
+        extra.setdefault("tir_primitives", gpu_sequence_pool())
         base = self.base.strategy(dataclasses.replace(options, extra=tuple(extra.items())))
         rest = PRIMITIVES["bind_rest"].draw
 
