@@ -36,3 +36,10 @@ visit_generic_const_  # relax.PyExprMutator calls it for every constant
 # Attributes read by libraries, not by Python code passcheck can see:
 log_severity_level  # onnxruntime.SessionOptions (passcheck/relax/models/oracle.py: quiet sessions)
 ir_version  # onnx.ModelProto (passcheck/relax/models/zoo.py: the IR version the model declares)
+
+# tests/gpu/gpu_buggy_passes.py: the buggy GPU passes of tests/gpu/test_gpu_static.py, named by spec.
+short_shared_cache
+forgotten_cross_thread_reduction
+
+# TVM's pass instrumentation calls this hook by name (passcheck/tir/gpu/build.py: _StopAtSplit).
+should_run

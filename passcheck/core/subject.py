@@ -148,6 +148,13 @@ def resolve(name: str, ir: str = "relax") -> Subject:
         for s in subjects.values():
             if low in (n.lower() for n in s.names):
                 return s
+    if "@" in name:
+        # NAME@TARGET (e.g. bind@cuda:sm_90): a family's variant of NAME for a target, which
+        # may itself be an import spec; the family asked for (``ir``) answers first.
+        for family in sorted(_FAMILIES.values(), key=lambda f: f.ir != ir):
+            found = family.by_name(name)
+            if found is not None:
+                return found
     if looks_like_spec(name):
         family = _FAMILIES.find(ir)
         if family is None:

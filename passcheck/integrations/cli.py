@@ -54,6 +54,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--findings-dir", default="passcheck-findings", help="where repro scripts are written")
     p.add_argument("--allow-nan", action="store_true", help="also feed NaN/Inf input values")
     p.add_argument("--no-progress", action="store_true", help="no live progress bar")
+    p.add_argument("--target", dest="compile_target", metavar="TARGET",
+                   help="llvm (default), cuda (the local GPU's arch, else sm_90) or cuda:sm_XX: build every "
+                        "example for the GPU too (TIR subjects; needs passcheck[cuda])")
+    p.add_argument("--bundle", metavar="DIR", help="with --target cuda: write each kernel proved in bounds, its "
+                                                   "inputs and the CPU's output to DIR for a GPU machine")
     p.add_argument("--ignore-known", action="store_true",
                    help="exit 1 only for new findings: those matching a known TVM bug (a kept repro) still show")
     variants.add_arguments(p)
@@ -75,12 +80,13 @@ def _run(ns: argparse.Namespace) -> int:
         raise UsageError("--timeout must be positive (seconds)")
     for spec in ns.report:
         parse_report_spec(spec)
+    subject, extra = _target_options(ns)
     out = console()
-    config = RunConfig(subject=ns.target, ir=ns.ir, impl=ns.impl, examples=ns.examples, seed=ns.seed,
+    config = RunConfig(subject=subject, ir=ns.ir, impl=ns.impl, examples=ns.examples, seed=ns.seed,
                        properties=tuple(ns.property), property_files=tuple(ns.properties), timeout=ns.timeout,
                        shrink_seconds=ns.shrink_time, findings_dir=ns.findings_dir, ignore_known=ns.ignore_known,
                        options=Options(allow_special_values=ns.allow_nan, impl=ns.impl,
-                                       drift_findings=ns.drift_findings, extra=variants.extra(ns)))
+                                       drift_findings=ns.drift_findings, extra=extra + variants.extra(ns)))
     if ns.corpus:
         from passcheck.integrations.corpus_cli import attach_corpus
 
@@ -108,6 +114,18 @@ def _run(ns: argparse.Namespace) -> int:
     for spec in ns.report:
         out.print(f"report: {escape(str(write_report(result, spec)))}")
     return EXIT_OK if result.ok else EXIT_FINDINGS
+
+
+def _target_options(ns: argparse.Namespace) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """The subject name for --target (NAME@cuda:sm_XX) and the options --bundle adds."""
+    from pathlib import Path
+
+    from passcheck.gpu.target import parse_target, with_target
+
+    target = parse_target(ns.compile_target)
+    if ns.bundle and target is None:
+        raise UsageError("--bundle DIR writes kernels built for a GPU: add --target cuda (or cuda:sm_XX)")
+    return with_target(ns.target, target), ((("bundle", str(Path(ns.bundle).resolve())),) if ns.bundle else ())
 
 
 def main(argv: list[str] | None = None) -> int:

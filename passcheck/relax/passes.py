@@ -22,6 +22,7 @@ from passcheck.core.subject import Family, Options, Subject, register_family, re
 from passcheck.relax.case import RelaxCase
 from passcheck.relax.corpus import corpus_case
 from passcheck.relax.examples import kind_of
+from passcheck.relax.gpu import relax_gpu_subject_by_name
 from passcheck.relax.graphs import GraphBias, relax_graphs
 from passcheck.relax.spec import GraphSpec
 from passcheck.relax.variants import example_strategy, seed_examples
@@ -258,6 +259,6 @@ def custom_subject(spec: str) -> RelaxPassSubject:
 register_family(Family(
     ir="relax",
     custom=custom_subject,
-    by_name=generic_subject,
+    by_name=lambda name: relax_gpu_subject_by_name(name) or generic_subject(name),
     candidates=lambda: dir(_t()),
 ))

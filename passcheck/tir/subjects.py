@@ -25,6 +25,7 @@ from passcheck.core.errors import Discard, UsageError
 from passcheck.core.subject import Family, Options, Subject, known_subjects, register_family, register_subject
 from passcheck.tir.case import TirCase
 from passcheck.tir.corpus import corpus_case
+from passcheck.tir.gpu.subjects import gpu_subject_by_name
 from passcheck.tir.kernels import PrimFuncSpec, build_primfunc, primfunc_specs
 from passcheck.tir.schedule import (
     PRIMITIVES,
@@ -326,4 +327,4 @@ def tir_subject(name: str) -> Subject:
 for _name in PRIMITIVES:
     register_subject(PrimitiveSubject(_name))
 register_subject(ScheduleSubject())
-register_family(Family(ir="tir", custom=lambda spec: custom_tir_subject(spec, None)))
+register_family(Family(ir="tir", custom=lambda spec: custom_tir_subject(spec, None), by_name=gpu_subject_by_name))

@@ -36,8 +36,13 @@ ORDER = ["split", "fuse", "reorder", "compute_at", "reverse_compute_at", "comput
          "pad_einsum", "annotate", "add_unit_loop", "loop_partition", "merge", "reorder_block_iter_var",
          "rolling_buffer", "decompose_padding", "fuse_reduction_epilogue", "unsafe_set_dtype",
          "annotate_buffer_access", "unsafe_hide_buffer_access", "tensorize", "sample_perfect_tile",
-         "sample_partitioned_tile", "sample_compute_location", "sample_categorical"]
+         "sample_partitioned_tile", "sample_compute_location", "sample_categorical",
+         # primitives/gpu.py: GPU-only, outside the default pool
+         "bind_threads", "cache_shared", "cache_local", "cross_thread_reduction", "decompose_reduction_bound",
+         "bind_rest"]
 UNSAFE = {"unsafe_set_dtype", "unsafe_hide_buffer_access"}
+GPU_ONLY = {"bind_threads", "cache_shared", "cache_local", "cross_thread_reduction", "decompose_reduction_bound",
+            "bind_rest"}
 
 
 def test_registry_order_is_pinned() -> None:
@@ -46,7 +51,8 @@ def test_registry_order_is_pinned() -> None:
 
 def test_default_sequence_is_every_safe_primitive_in_registry_order() -> None:
     assert {n for n, p in PRIMITIVES.items() if p.unsafe} == UNSAFE
-    assert default_sequence() == tuple(n for n in ORDER if n not in UNSAFE)
+    assert {n for n, p in PRIMITIVES.items() if p.gpu_only} == GPU_ONLY
+    assert default_sequence() == tuple(n for n in ORDER if n not in UNSAFE | GPU_ONLY)
 
 
 def test_a_primitive_declared_twice_is_refused() -> None:

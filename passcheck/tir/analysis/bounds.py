@@ -138,11 +138,17 @@ def _confirm(ob: Obligation, model: Any, trails: TrailEncoder) -> tuple[OOBWitne
 
 
 class BoundsChecker:
-    def __init__(self, timeout_ms: int = DEFAULT_TIMEOUT_MS) -> None:
+    def __init__(self, timeout_ms: int = DEFAULT_TIMEOUT_MS, budget_s: float | None = None) -> None:
         self.timeout_ms = timeout_ms
+        # Seconds of Z3 for the whole check (None: no limit): past it, the accesses not yet
+        # asked about are unknown. Each query may take timeout_ms, and a kernel has many.
+        self.budget_s = budget_s
+        self._deadline = float("inf")
 
     def check_func(self, func: Any) -> BoundsResult:
         t0 = time.perf_counter()
+        if self.budget_s is not None and self._deadline == float("inf"):
+            self._deadline = t0 + self.budget_s
         col = Collector(shape_var_limits(func), *find_tables(func))
         for p in func.params:
             if is_buffer(p):
@@ -188,6 +194,9 @@ class BoundsChecker:
         if z.solver.check(z3.Or(*[z3.And(*p, o) for _, p, o in groups.values()])) == z3.unsat:
             return
         for obs, path, oob in groups.values():
+            if time.perf_counter() > self._deadline:
+                res.unknown += [(o.site, f"Z3 budget of {self.budget_s:g} s spent") for o in obs]
+                continue
             self._check_group(z, obs, path, oob, res)
 
     def _check_group(self, z: _Z3Phase, obs: list[Obligation], path: list[Any], oob: Any,
@@ -245,11 +254,12 @@ def _undefined_vars(ob: Obligation, known: set[int]) -> str:
     return ", ".join(sorted(set(bad)))
 
 
-def check_bounds(func_or_mod: Any, timeout_ms: int = DEFAULT_TIMEOUT_MS) -> BoundsResult:
-    """Check every PrimFunc of a block-free module (or one PrimFunc)."""
+def check_bounds(func_or_mod: Any, timeout_ms: int = DEFAULT_TIMEOUT_MS, budget_s: float | None = None) -> BoundsResult:
+    """Check every PrimFunc of a block-free module (or one PrimFunc); ``budget_s`` bounds the
+    Z3 time of the whole module (accesses past it are unknown)."""
     from tvm import tirx
 
-    checker = BoundsChecker(timeout_ms)
+    checker = BoundsChecker(timeout_ms, budget_s)
     if isinstance(func_or_mod, tirx.PrimFunc):
         return checker.check_func(func_or_mod)
     total = BoundsResult()

@@ -39,6 +39,9 @@ class Primitive:
     executable: bool = True  # the scheduled code compiles and runs on CPU
     reassociates: bool = False  # may change the order in which a reduction adds up
     unsafe: bool = False  # TVM documents it as not checked (unsafe_*): only structural checks
+    # Binds GPU threads to build for a GPU (primitives/gpu.py): drawn in sequences only with
+    # --target cuda, so CPU sequences stay executable.
+    gpu_only: bool = False
     update: Callable[[View, Step], View] = field(default=lambda v, s: v)
     min_stages: int = 1  # blocks the PrimFunc needs (merge wants two nests to merge)
     # A dedicated preparation (steps, then the step under test) for primitives that the random

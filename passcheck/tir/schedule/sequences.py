@@ -22,8 +22,8 @@ PREPARATION = ("split", "fuse", "reorder", "compute_at", "reverse_compute_at", "
 
 
 def default_sequence() -> tuple[str, ...]:
-    """Every registered primitive that is not ``unsafe_``, in registration order."""
-    return tuple(n for n, p in PRIMITIVES.items() if not p.unsafe)
+    """Every registered primitive that is neither ``unsafe_`` nor GPU-only, in registration order."""
+    return tuple(n for n, p in PRIMITIVES.items() if not p.unsafe and not p.gpu_only)
 
 
 def _tame(step: Step) -> Step:

@@ -23,4 +23,5 @@ from passcheck.tir.schedule.primitives import epilogue  # noqa: F401
 from passcheck.tir.schedule.primitives import buffers  # noqa: F401
 from passcheck.tir.schedule.primitives import tensorize  # noqa: F401
 from passcheck.tir.schedule.primitives import sampling  # noqa: F401
+from passcheck.tir.schedule.primitives import gpu  # noqa: F401
 # isort: on

@@ -1,0 +1,39 @@
+"""Known TVM 0.27 bugs found on the GPU target, each kept as a repro in
+tests/gpu/test_tvm_bugs_gpu.py (see ``passcheck.core.known``)."""
+
+from passcheck.core.known import KnownBug, register_known_bug
+
+register_known_bug(KnownBug(
+    name="test_rfactor_of_a_0d_reduction_with_a_consumer",
+    repro="tests/gpu/test_tvm_bugs_gpu.py",
+    note="rfactor of a reduction into a 0-d buffer that a later block reads fails an internal check "
+         "(BlockReplacer: block_realize == old_block_realize_) instead of applying; DLight's gpu.Reduction "
+         "rule calls it, so TVM's CUDA pipeline cannot build a mean over all axes",
+    properties=("transformation_does_not_raise", "relax_builds_for_gpu", "builds_for_gpu"),
+    message=r"block_realize == old_block_realize_",
+))
+register_known_bug(KnownBug(
+    name="test_inject_virtual_thread_segfaults_on_a_symbolic_extent",
+    repro="tests/gpu/test_tvm_bugs_gpu.py",
+    note="a loop of symbolic extent bound to vthread.x is accepted by the schedule, then InjectVirtualThread "
+         "dies with SIGSEGV in the build (CUDA and LLVM) instead of raising an error",
+    message=r"SIGSEGV",
+    # the crashed worker leaves no IR: the example's description (a symbolic spec, a vthread bind)
+    ir=r"(?s)\+sym.*vthread|thread_binding\((?!\d)[^,]*, thread=\"vthread",
+))
+register_known_bug(KnownBug(
+    name="test_bind_accepts_a_cross_thread_reduction_it_cannot_lower",
+    repro="tests/gpu/test_tvm_bugs_gpu.py",
+    note="bind accepts a reduction loop that is not the innermost bound to threadIdx; LowerCrossThreadReduction "
+         "(every build) then rejects the module instead of bind refusing with a ScheduleError",
+    properties=("well_formed_before_after", "builds_for_gpu"),
+    message=r"Cross-thread reduction requires all the reduction-related loops to be the deepest",
+))
+register_known_bug(KnownBug(
+    name="test_get_sblock_of_an_init_block_fails_an_internal_check",
+    repro="tests/gpu/test_tvm_bugs_gpu.py",
+    note="get_sblock of a block that blockize left inside another block's T.init() fails an internal check "
+         "(stmt2ref) instead of returning it or raising a ScheduleError",
+    properties=("transformation_does_not_raise",),
+    message=r"stmt2ref\.end\(\)",
+))

@@ -1,0 +1,194 @@
+"""Properties of TIR built for a GPU (subjects run with ``--target cuda``, the ``gpu-target``
+group): the kernel builds and NVRTC compiles it, every access of the code TVM's pipeline hands
+to the CUDA codegen is proved in bounds (threadIdx/blockIdx ranges as loop ranges, shared and
+local buffers as buffers, host loops around the launches), the launch fits the device, and --
+on a GPU, here or through a bundle -- it computes what the CPU computes.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from passcheck import Discard, Unknown, Violation, prop
+
+# Build errors that diagnose the schedule, not the compiler: TVM checks these only when it
+# builds. Each is a documented limit of the CUDA backend.
+SCHEDULE_LIMITS = (
+    # A global intermediate whose allocation lands inside a kernel (a producer computed under a
+    # bound loop): the schedule must stage it in shared or local memory.
+    r"Cannot allocate global memory when targeting CUDA",
+    # A thread-local buffer sized by a shape var.
+    r"Can only handle constant size stack allocation",
+    # A block left outside every bound loop (bind_rest binds them all; a user's pass may not).
+    r"Did you forget to bind",
+)
+
+
+# Z3 seconds for one kernel's bounds (its many accesses each get the per-query timeout): past
+# it the rest are unknown, so that one example stays well inside the run's --timeout.
+Z3_BUDGET_S = 15.0
+
+
+def _first_line(e: BaseException) -> str:
+    """The error's last line that says something (TVM ends some with a ^^^ source marker)."""
+    lines = [x.strip() for x in str(e).strip().splitlines() if re.search(r"[A-Za-z]", x)]
+    return f"{type(e).__name__}: {lines[-1][:300] if lines else ''}"
+
+
+def _gpu(case: Any) -> Any:
+    if getattr(case, "gpu_target", None) is None:
+        raise Discard("not built for a GPU target")
+    if case.raised is not None or case.after is None:
+        raise Discard("the transformation raised; nothing to build")
+    return case.gpu_target
+
+
+def _built(case: Any, judge: bool = False) -> Any:
+    """The GPU build of ``case.after`` (memoized), or the reason there is none: a build error is
+    ``builds_for_gpu``'s finding (``judge``) and discards the example for the others."""
+    from passcheck.tir.gpu.build import build
+
+    target = _gpu(case)
+
+    def attempt() -> tuple[Any, BaseException | None]:
+        try:
+            return build(case.after, target), None
+        except Exception as e:  # noqa: BLE001 - classified below
+            return None, e
+
+    built, error = case.memo(("gpu_build",), attempt)
+    if error is None:
+        return built
+    first = _first_line(error)
+    if any(re.search(p, str(error)) for p in SCHEDULE_LIMITS):
+        raise Discard(f"the schedule is not buildable for {target.name} by design: {first}")
+    if not judge:
+        raise Discard(f"the build for {target.name} failed (builds_for_gpu reports it)")
+    raise Violation(f"building the output of {case.subject} for {target.name} raised {first}; "
+                    f"schedule:\n{case.trace_text()}")
+
+
+@prop("gpu-target", ir="tir")
+def builds_for_gpu(case: Any) -> None:
+    """TVM's TIR pipeline and CUDA codegen accept the scheduled kernel (errors that diagnose
+    the schedule itself, listed in ``SCHEDULE_LIMITS``, discard the example), and NVRTC
+    compiles the CUDA C it writes for the target's arch."""
+    from passcheck.tir.gpu.build import cubin_size
+
+    built = _built(case, judge=True)
+    try:
+        cubin_size(built.source, case.gpu_target.arch)
+    except RuntimeError as e:
+        log = [x for x in str(e).splitlines() if "error" in x.lower()] or str(e).splitlines()
+        raise Violation(f"NVRTC rejects the CUDA C that TVM wrote for {case.subject}: {log[0][:300]}; "
+                        f"schedule:\n{case.trace_text()}") from None
+
+
+def _gpu_bounds(case: Any) -> Any:
+    from passcheck.tir.analysis import check_bounds
+
+    built = _built(case)
+    return case.memo(("gpu_bounds",), lambda: check_bounds(built.joined, case.z3_timeout_ms, Z3_BUDGET_S))
+
+
+@prop("gpu-target", ir="tir")
+def gpu_bounds_safe_z3(case: Any) -> None:
+    """Every load and store of the kernels as TVM's pipeline hands them to the CUDA codegen
+    (flattened, storage-rewritten, cross-thread reductions lowered, device intrinsics lowered)
+    is in bounds: thread and block indices range over their launch extents, shared and local
+    buffers are buffers, and the host loops around a launch keep their ranges. Z3, witnesses
+    replayed; a timeout is unknown."""
+    res = _gpu_bounds(case)
+    if res.violations:
+        shown = "\n".join("  " + v.describe() for v in res.violations[:4])
+        raise Violation(f"after {case.subject}, the GPU kernel accesses memory out of bounds:\n{shown}\n"
+                        f"schedule:\n{case.trace_text()}")
+    if res.unknown:
+        site, why = res.unknown[0]
+        raise Unknown(f"GPU bounds unknown for {len(res.unknown)} access(es), e.g. {site}: {why}")
+
+
+@prop("gpu-target", ir="tir")
+def launch_within_device_limits(case: Any) -> None:
+    """Each kernel's launch fits the device (threads per block and per axis, blocks per axis,
+    static shared memory) whenever what the schedule itself binds and stages does, for every
+    size a shape var may take; and no kernel launches more threads per block than the
+    ``__launch_bounds__`` it was compiled with."""
+    from passcheck.gpu import CUDA_LIMITS
+    from passcheck.tir.gpu import launch
+
+    built = _built(case)
+    asked = [o for la in launch.scheduled_launches(case.after) for o in la.over(CUDA_LIMITS)]
+    if asked:
+        raise Discard(f"the schedule itself binds more than the device allows ({asked[0]})")
+    for la in launch.launches(built.joined):
+        over = la.over(CUDA_LIMITS)
+        if over:
+            raise Violation(f"after {case.subject}, a kernel launches beyond the device limits although every "
+                            f"bound loop of the schedule fits: {over[0]}; schedule:\n{case.trace_text()}")
+    used = launch.shared_bytes(built.joined)
+    if used > CUDA_LIMITS.shared_bytes:
+        from passcheck.tir.lowering import lower_to_loops
+
+        asked_bytes = launch.shared_bytes(lower_to_loops(case.after))
+        if asked_bytes > CUDA_LIMITS.shared_bytes:
+            raise Discard(f"the schedule itself stages {asked_bytes} bytes in shared memory "
+                          f"(> {CUDA_LIMITS.shared_bytes})")
+        raise Violation(f"after {case.subject}, a kernel allocates {used} bytes of shared memory (> "
+                        f"{CUDA_LIMITS.shared_bytes}) although the schedule stages only {asked_bytes}; "
+                        f"schedule:\n{case.trace_text()}")
+    promised = launch.launch_bounds(built.source)
+    for name, la in launch.kernel_launches(built.device).items():
+        if name in promised and la.threads <= CUDA_LIMITS.threads_per_block and la.threads > promised[name]:
+            raise Violation(f"kernel {name} launches {la.threads} threads per block but is compiled with "
+                            f"__launch_bounds__({promised[name]}); schedule:\n{case.trace_text()}")
+
+
+@prop("gpu-target", ir="tir")
+def gpu_matches_cpu(case: Any) -> None:
+    """On a CUDA device, the kernel computes what the unscheduled kernel computes on the CPU:
+    bit for bit, or within the float32 reassociation bound of the float64 reference (a GPU sums
+    in its own order and contracts FMAs). Only kernels proved in bounds run. Without a device
+    here, ``--bundle DIR`` writes the kernel for a GPU machine (``python -m passcheck.bundle run
+    DIR`` there, ``passcheck bundle check DIR`` back here)."""
+    from passcheck.gpu.device import cuda_device
+    from passcheck.tir.gpu import execute
+
+    _gpu(case)
+    if case.unsafe:
+        raise Discard("an unsafe_ primitive voids the semantic contract")
+    if getattr(case, "semantics_note", None):
+        raise Discard(case.semantics_note)
+    built = _built(case)
+    original = case.bounds("original")
+    if not original.safe or not _gpu_bounds(case).safe:
+        raise Discard("not executed: the kernel is not proved in bounds")
+    if cuda_device() is not None:
+        got = execute.run_on_device(case, built, "gpu_matches_cpu")
+        bad = execute.compare_entry_spec(case.spec, got)
+        if bad is not None:
+            raise Violation(f"on the GPU, the output of {case.subject} differs from the CPU's: {bad.describe()}; "
+                            f"schedule:\n{case.trace_text()}")
+        return
+    if case.bundle_dir:
+        entry = execute.entry_for(case, built, case.bundle_dir, "gpu_matches_cpu")
+        raise Discard(f"no CUDA device here: written to the bundle as {entry.id}")
+    raise Discard("no CUDA device here (--bundle DIR writes the kernel for a GPU machine)")
+
+
+@prop("gpu-target", ir="tir")
+def gpu_no_lost_updates(case: Any) -> None:
+    """No two threads of one launch read-modify-write the same element of global or shared
+    memory at once (a reduction's threads each keep their partial result in registers and
+    TVM combines them across threads): such a store loses one thread's update. Z3 on the
+    kernels as the codegen sees them, both threads' points replayed; a timeout is unknown."""
+    from passcheck.tir.gpu.races import lost_updates
+
+    built = _built(case)
+    found, unknown = case.memo(("gpu_races",), lambda: lost_updates(built.joined, case.z3_timeout_ms))
+    if found:
+        raise Violation(f"after {case.subject}, GPU threads lose each other's updates: {found[0].describe()}; "
+                        f"schedule:\n{case.trace_text()}")
+    if unknown:
+        raise Unknown(f"lost updates unknown: {unknown[0]}")

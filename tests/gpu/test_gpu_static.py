@@ -1,0 +1,130 @@
+"""The GPU target without a GPU: cross-compilation for cuda/sm_90 (TVM's pipeline, its CUDA
+codegen, NVRTC), Z3 on the kernels as the codegen sees them (thread ranges, shared buffers,
+host loops), the launch limits, and the deliberately buggy GPU schedules caught by Z3."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import gpu_buggy_passes as bug
+import passcheck.properties.tir_gpu as G
+import passcheck.properties.tir_schedule as S
+import pytest
+
+from passcheck.core.errors import Discard, Violation
+from passcheck.core.subject import Options, resolve
+from passcheck.gpu import GpuTarget, parse_target, split_subject
+from passcheck.tir.kernels import PrimFuncSpec
+from passcheck.tir.schedule import ScheduleExample, Step
+from passcheck.tir.subjects import CustomExample
+
+OPTS = Options()
+SM90 = GpuTarget("cuda", "sm_90")
+ELEMENTWISE_10 = PrimFuncSpec("elementwise", (10,), (("depth", 1),), "int32", seed=3)
+MATMUL = PrimFuncSpec("matmul", (7, 5), (("n", 6),), "int32", seed=4)
+REST = Step("bind_rest", "", (), (("threads", 32),))
+
+
+def case_of(subject: str, example: object, impl: object = None) -> object:
+    return resolve(f"{subject}@cuda:sm_90", "tir").make_case(example, impl, OPTS)
+
+
+def test_target_names() -> None:
+    assert parse_target("llvm") is None and parse_target(None) is None
+    assert parse_target("cuda:sm_80") == GpuTarget("cuda", "sm_80")
+    assert parse_target("cuda", local_arch=lambda: None) == SM90
+    assert split_subject("bind@cuda:sm_90") == ("bind", SM90)
+    assert split_subject("my.py:fn@cuda:sm_90") == ("my.py:fn", SM90)
+    assert split_subject("my.py:fn") == ("my.py:fn", None)
+
+
+def test_cross_compiles_for_sm90_and_nvrtc_accepts_it(tmp_path: Path) -> None:
+    from passcheck.tir.gpu.build import build, cubin_size
+
+    case = case_of("bind_threads", ScheduleExample(MATMUL, (Step("bind_threads", "matmul", (0,), (("threads", 4),
+                                                                                               ("axis", "x"))), REST)))
+    built = build(case.after, SM90)
+    assert "__global__" in built.source and "__launch_bounds__" in built.source
+    assert built.kernels() and cubin_size(built.source, "sm_90") > 0
+    built.lib.export_library(str(tmp_path / "k.so"))
+    assert (tmp_path / "k.so").stat().st_size > 0
+    G.builds_for_gpu(case)
+    G.launch_within_device_limits(case)
+
+
+def test_z3_reads_thread_ranges_and_shared_buffers() -> None:
+    step = Step("cache_shared", "matmul", (0,), (("buffer", 0), ("threads", 4), ("cooperative", True)))
+    case = case_of("cache_shared", ScheduleExample(MATMUL, (step, REST)))
+    G.gpu_bounds_safe_z3(case)  # holds
+    res = case.memo(("gpu_bounds",), lambda: None)
+    assert res.accesses > 0 and not res.violations
+    assert 'scope="shared"' in case.after.script()
+
+
+def test_overshooting_bind_is_caught_by_z3_without_a_gpu() -> None:
+    step = Step("bind_threads", "ew0", (0,), (("threads", 4), ("axis", "x")))
+    example = ScheduleExample(ELEMENTWISE_10, (step, REST))
+    good = case_of("bind_threads", example)
+    G.gpu_bounds_safe_z3(good)  # the real primitive guards its tail
+    S.block_instances_within_domain(good)
+    S.block_instances_exactly_once(good)
+    bad = case_of("bind_threads", example, bug.overshooting_bind)
+    with pytest.raises(Violation, match=r"out of bounds(.|\n)*threadIdx.x=\d"):
+        G.gpu_bounds_safe_z3(bad)
+    # The symbolic domain check reads thread-bound loops as loops: the unguarded threads run
+    # instances outside the block's domain.
+    with pytest.raises(Violation, match="outside its original domain"):
+        S.block_instances_within_domain(bad)
+
+
+def test_short_shared_cache_is_caught_by_z3_without_a_gpu() -> None:
+    subject = resolve(f"{Path(bug.__file__)}:short_shared_cache@cuda:sm_90", "tir")
+    case = subject.make_case(CustomExample(MATMUL, (REST,)), None, OPTS)
+    with pytest.raises(Violation, match=r"shared.*out of bounds|out of bounds(.|\n)*_shared\["):
+        G.gpu_bounds_safe_z3(case)
+
+
+def test_a_launch_the_schedule_asked_for_beyond_the_limits_is_discarded() -> None:
+    wide = PrimFuncSpec("elementwise", (4, 3), (("depth", 1),), "int32", seed=1)
+    steps = (Step("bind_threads", "ew0", (0,), (("threads", 1024), ("axis", "x"))),
+             Step("bind_threads", "ew0", (2,), (("threads", 2), ("axis", "y"))), REST)
+    with pytest.raises(Discard, match="schedule itself binds"):
+        G.launch_within_device_limits(case_of("schedule", ScheduleExample(wide, steps)))
+
+
+def _cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "passcheck", *args], capture_output=True, text=True, timeout=300,
+                          env=env)
+
+
+def test_bad_target_and_bundle_without_target_exit_2() -> None:
+    r = _cli("bind", "--target", "rocm", "--examples", "1")
+    assert r.returncode == 2 and "unknown target" in r.stderr and "Traceback" not in r.stderr
+    r = _cli("bind", "--bundle", "somewhere", "--examples", "1")
+    assert r.returncode == 2 and "--target cuda" in r.stderr
+
+
+def test_target_cuda_without_the_toolchain_says_how_to_install(tmp_path: Path) -> None:
+    # A `cuda` package that shadows cuda-bindings: NVRTC's bindings are not importable.
+    (tmp_path / "cuda").mkdir()
+    (tmp_path / "cuda" / "__init__.py").write_text("")
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    r = _cli("bind", "--target", "cuda:sm_90", "--examples", "1", env=env)
+    assert r.returncode == 2, r.stderr
+    assert 'pip install "passcheck[cuda]"' in r.stderr and r.stderr.count("\n") == 1
+
+
+def test_a_reduction_that_forgets_the_cross_thread_step_is_caught_without_a_gpu() -> None:
+    subject = resolve(f"{Path(bug.__file__)}:forgotten_cross_thread_reduction@cuda:sm_90", "tir")
+    red = PrimFuncSpec("reduce", (6, 5), (("axes", (1,)), ("op", "sum")), "int32", seed=2)
+    for spec in (red, MATMUL):
+        case = subject.make_case(CustomExample(spec, (REST,)), None, OPTS)
+        with pytest.raises(Violation, match=r"lose each other's updates(.|\n)*threadIdx.y"):
+            G.gpu_no_lost_updates(case)
+    # TVM's own cross-thread reduction of the same loops combines the partial sums.
+    for spec, block in ((red, "red"), (MATMUL, "matmul")):
+        step = Step("cross_thread_reduction", block, (-1,), (("threads", 4), ("rfactor", False)))
+        G.gpu_no_lost_updates(case_of("cross_thread_reduction", ScheduleExample(spec, (step, REST))))

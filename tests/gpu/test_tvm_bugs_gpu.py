@@ -1,0 +1,221 @@
+"""TVM 0.27 bug: ``rfactor`` of a reduction into a 0-d buffer that a later block reads raises
+``InternalError: Check failed: block_realize == old_block_realize_`` (BlockReplacer, in
+src/s_tir/schedule/primitive/reduction.cc) instead of applying or refusing with a
+ScheduleError. The same reduction without the reading block factors fine, and so does one
+into a 1-d buffer. DLight's ``gpu.Reduction`` rule rfactors every inner reduction, so TVM's
+default CUDA pipeline (``tvm.compile(..., target="cuda")``) cannot build ``R.mean`` over all
+axes (a sum into a 0-d buffer, then the division). Found by ``passcheck FuseOps --target
+cuda`` (property ``relax_builds_for_gpu``), shrunk to the one-op graph below. An expected
+finding: these tests fail once TVM fixes it.
+"""
+
+from __future__ import annotations
+
+import pytest
+from known_bug_check import assert_recognised
+
+from passcheck.relax.spec import GraphSpec, Node, TensorDecl
+
+EXAMPLE = GraphSpec(
+    inputs=(TensorDecl(name="p0", shape=(11, 6), dtype="float32", const=False, lo=-1.0, hi=1.0, style="narrow",
+                       seed=6186),),
+    nodes=(Node(op="mean", args=(0,), attrs=(("axis", (-2, -1)), ("keepdims", False)), shape=(),
+                dtype="float32"),),
+    outputs=(1,), input_seed=106,
+)
+
+
+def _reduction(with_consumer: bool):  # noqa: ANN202
+    from tvm.script import tirx as T
+
+    if with_consumer:
+        @T.prim_func(s_tir=True)
+        def mean(x: T.Buffer((8,), "float32"), out: T.Buffer((), "float32")):
+            red = T.sblock_alloc_buffer(())
+            for k in range(8):
+                with T.sblock("red"):
+                    vk = T.axis.reduce(8, k)
+                    with T.init():
+                        red[()] = T.float32(0)
+                    red[()] = red[()] + x[vk]
+            with T.sblock("div"):
+                vi = T.axis.spatial(1, 0)  # noqa: F841
+                out[()] = red[()] / T.float32(8)
+        return mean
+
+    @T.prim_func(s_tir=True)
+    def total(x: T.Buffer((8,), "float32"), out: T.Buffer((), "float32")):
+        for k in range(8):
+            with T.sblock("red"):
+                vk = T.axis.reduce(8, k)
+                with T.init():
+                    out[()] = T.float32(0)
+                out[()] = out[()] + x[vk]
+    return total
+
+
+def _rfactor(func) -> None:  # noqa: ANN001
+    from tvm import s_tir
+
+    sch = s_tir.Schedule(func)
+    (k,) = sch.get_loops(sch.get_sblock("red"))
+    _, ki = sch.split(k, [None, 4])
+    sch.rfactor(ki, 0)
+
+
+def test_rfactor_of_a_0d_reduction_with_a_consumer() -> None:
+    import tvm
+
+    _rfactor(_reduction(with_consumer=False))  # factors fine alone
+    with pytest.raises(tvm.error.InternalError, match="block_realize == old_block_realize_"):
+        _rfactor(_reduction(with_consumer=True))
+
+
+def test_the_cuda_pipeline_cannot_build_a_mean_over_all_axes() -> None:
+    import tvm
+    from tvm import relax
+    from tvm.relax import op as R
+
+    from passcheck.gpu import GpuTarget
+
+    def mean(axes: list[int]):  # noqa: ANN202
+        bb = relax.BlockBuilder()
+        x = relax.Var("x", relax.TensorType((11, 6), "float32"))
+        with bb.function("main", [x]):
+            with bb.dataflow():
+                out = bb.emit_output(R.mean(x, axis=axes))
+            bb.emit_func_output(out)
+        return bb.get()
+
+    target = GpuTarget().tvm_target()
+    tvm.compile(mean([1]), target=target)  # a 1-d result builds
+    with pytest.raises(tvm.error.InternalError, match="block_realize == old_block_realize_"):
+        tvm.compile(mean([0, 1]), target=target)
+
+
+def test_registered_as_a_known_bug() -> None:
+    assert_recognised("FuseOps@cuda:sm_90", "relax_builds_for_gpu", EXAMPLE,
+                      "test_rfactor_of_a_0d_reduction_with_a_consumer")
+
+
+# --- InjectVirtualThread segfaults on a virtual thread of symbolic extent ---------------------
+#
+# TVM 0.27 bug: binding a loop whose extent is a shape var to ``vthread.x`` is accepted by the
+# schedule (bind checks nothing about the extent), and then the build's InjectVirtualThread
+# pass dereferences the extent as a constant and dies with SIGSEGV -- for CUDA and for LLVM
+# alike -- instead of raising an error. Found by ``passcheck bind --target cuda`` (a crash in
+# ``builds_for_gpu``), shrunk to a one-block kernel.
+
+VTHREAD_SCRIPT = """
+import tvm
+from tvm import s_tir
+from tvm.script import tirx as T
+
+@T.prim_func(s_tir=True)
+def f(a: T.handle, b: T.handle):
+    n = T.int32()
+    A = T.match_buffer(a, (n,), "float32")
+    B = T.match_buffer(b, (n,), "float32")
+    for i in range(n):
+        with T.sblock("B"):
+            vi = T.axis.spatial(n, i)
+            B[vi] = A[vi] * T.float32(2)
+
+sch = s_tir.Schedule(f)
+(i,) = sch.get_loops(sch.get_sblock("B"))
+sch.bind(i, "vthread.x")
+target = {TARGET}
+tvm.compile(sch.mod, target=target)
+print("built")
+"""
+
+
+@pytest.mark.parametrize("target", ['{"kind": "cuda", "arch": "sm_90"}', '{"kind": "llvm"}'])
+def test_inject_virtual_thread_segfaults_on_a_symbolic_extent(tmp_path, target: str) -> None:  # noqa: ANN001
+    import subprocess
+    import sys
+
+    script = tmp_path / "vthread.py"
+    script.write_text(VTHREAD_SCRIPT.replace("{TARGET}", target))
+    r = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300)
+    assert r.returncode != 0 and "built" not in r.stdout
+    assert "Segfault" in r.stderr or r.returncode == -11
+
+
+def test_vthread_crash_registered_as_a_known_bug() -> None:
+    from passcheck.tir.kernels import PrimFuncSpec
+    from passcheck.tir.schedule import ScheduleExample, Step
+
+    spec = PrimFuncSpec("elementwise", (9,), (("depth", 1),), "int32", symbolic=True, seed=1)
+    example = ScheduleExample(spec, (Step("bind", "ew0", (0,), (("thread", "vthread.x"),)),
+                                     Step("bind_rest", "", (), (("threads", 7),))))
+    assert_recognised("bind@cuda:sm_90", "builds_for_gpu", example,
+                      "test_inject_virtual_thread_segfaults_on_a_symbolic_extent", ir="tir")
+
+
+# --- bind accepts a reduction loop that LowerCrossThreadReduction then rejects ----------------
+#
+# TVM 0.27 bug: ``bind`` lets a reduction loop that is not the innermost (after ``reorder``)
+# be bound to threadIdx; the schedule is accepted and verify_well_formed passes, but lowering
+# (LowerCrossThreadReduction, run by every build) rejects it: "Cross-thread reduction requires
+# all the reduction-related loops to be the deepest". The primitive should refuse with a
+# ScheduleError. Found by ``passcheck bind --target cuda`` (well_formed_before_after,
+# builds_for_gpu).
+
+
+def _te_sum() -> object:
+    from tvm import te
+
+    a = te.placeholder((7, 8), name="A")
+    k = te.reduce_axis((0, 8), "k")
+    b = te.compute((7,), lambda i: te.sum(a[i, k], axis=k), name="B")
+    return te.create_prim_func([a, b])
+
+
+def test_bind_accepts_a_cross_thread_reduction_it_cannot_lower() -> None:
+    from tvm import s_tir
+
+    sch = s_tir.Schedule(_te_sum())
+    i, k = sch.get_loops(sch.get_sblock("B"))
+    sch.bind(k, "threadIdx.x")  # innermost: lowers
+    s_tir.transform.LowerCrossThreadReduction()(sch.mod)
+    sch = s_tir.Schedule(_te_sum())
+    i, k = sch.get_loops(sch.get_sblock("B"))
+    sch.reorder(k, i)
+    sch.bind(k, "threadIdx.x")  # accepted...
+    assert s_tir.analysis.verify_well_formed(sch.mod, assert_mode=False)
+    with pytest.raises(ValueError, match="Cross-thread reduction requires all the reduction-related loops"):
+        s_tir.transform.LowerCrossThreadReduction()(sch.mod)  # ...and cannot be lowered
+
+
+def test_cross_thread_bind_registered_as_a_known_bug() -> None:
+    from passcheck.tir.kernels import PrimFuncSpec
+    from passcheck.tir.schedule import ScheduleExample, Step
+
+    spec = PrimFuncSpec("reduce", (7, 8), (("axes", (1,)), ("op", "max")), "int64", prologue=True, epilogue=True,
+                        seed=1, epilogue_op="bias")
+    example = ScheduleExample(spec, (Step("reorder", "red", (7, 6)), Step("bind", "red", (0,), (("thread", "threadIdx.y"),)),
+                                     Step("bind_rest", "", (), (("threads", 2),))), prefix=1)
+    assert_recognised("bind@cuda:sm_90", "well_formed_before_after", example,
+                      "test_bind_accepts_a_cross_thread_reduction_it_cannot_lower", ir="tir")
+
+
+# --- get_sblock of a block inside another block's init ---------------------------------------
+#
+# TVM 0.27 bug: blockize of a reduction at its outer loop leaves the init block (``B_init``)
+# inside the new block's ``T.init()``; ``sch.get_sblock("B_init")`` -- a block that exists in
+# the IR, by its name -- fails an internal check (``it != self_->stmt2ref.end()``) instead of
+# returning it or raising a ScheduleError. Found by ``passcheck bind --target cuda`` (its
+# completion step listed every block and asked for each).
+
+
+def test_get_sblock_of_an_init_block_fails_an_internal_check() -> None:
+    import tvm
+    from tvm import s_tir
+
+    sch = s_tir.Schedule(_te_sum())
+    i, _ = sch.get_loops(sch.get_sblock("B"))
+    sch.blockize(i)
+    assert 'T.sblock("B_init")' in sch.mod.script()
+    with pytest.raises(tvm.error.InternalError, match=r"stmt2ref\.end\(\)"):
+        sch.get_sblock("B_init")
