@@ -26,6 +26,7 @@ class Verdict(StrEnum):
 
 _FINDINGS = frozenset({Verdict.VIOLATION, Verdict.ILL_FORMED, Verdict.RAISED, Verdict.CRASH, Verdict.HANG})
 TRANSFORM = "<transform>"  # pseudo-property: the crash/hang happened while building or transforming
+BATCH_STAGE = "<batch>"  # a stage of a batch: a crash there is re-run example by example
 
 
 @dataclass(frozen=True)
@@ -42,6 +43,8 @@ class ExampleResult:
     input_script: str = ""  # TVMScript of the input, filled when some property failed
     output_script: str = ""
     seconds: float = 0.0
+    timings: dict[str, float] = field(default_factory=dict)  # stage -> seconds (core.timing)
+    coverage: dict[str, tuple[str, ...]] = field(default_factory=dict)  # what it exercised, by category
 
     @property
     def failed(self) -> dict[str, Outcome]:

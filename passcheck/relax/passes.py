@@ -16,6 +16,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from passcheck.core import timing
 from passcheck.core.errors import GeneratorRejected, UsageError
 from passcheck.core.subject import Family, Options, Subject, register_family, register_subject
 from passcheck.relax.build import build_module
@@ -100,8 +101,9 @@ class RelaxPassSubject(Subject):
         case.built = build_module(example)
         try:
             prepared = case.built
-            for name in self.prerequisites:
-                prepared = getattr(_t(), name)()(prepared)
+            with timing.stage("prerequisites"):
+                for name in self.prerequisites:
+                    prepared = getattr(_t(), name)()(prepared)
         except Exception as e:  # noqa: BLE001 - a prerequisite failing means we cannot test this graph
             raise GeneratorRejected(f"prerequisite failed: {type(e).__name__}: {_last_line(e)}") from e
         case.before = prepared
@@ -117,11 +119,22 @@ class RelaxPassSubject(Subject):
 
         case.transform = transform
         try:
-            case.after = transform(prepared)
+            with timing.stage("pass"):
+                case.after = transform(prepared)
         except Exception as e:  # noqa: BLE001 - the pass under test raising is a finding
             case.raised = e
             case.raised_traceback = "".join(traceback.format_exception_only(type(e), e)).strip()
         return case
+
+    def prefetch(self, cases: list[Any], modules: list[str]) -> None:
+        from passcheck.relax.batch import prefetch
+
+        prefetch(cases, modules)
+
+    def coverage(self, example: GraphSpec, case: Any | None) -> dict[str, tuple[str, ...]]:
+        from passcheck.relax.coverage import coverage
+
+        return coverage(example, case)
 
     def describe_example(self, example: GraphSpec) -> str:
         return f"{len(example.nodes)} ops: {', '.join(example.ops())}"

@@ -3,6 +3,7 @@ pytest, benchmarks, campaigns) and by the reports."""
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,6 +26,24 @@ class RunConfig:
     findings_dir: str = "passcheck-findings"
     options: Options = field(default_factory=Options)
     ignore_known: bool = False  # findings that match a known TVM bug do not fail the run
+    # Plain-data examples checked first, in order, counted and recorded like drawn ones (saved
+    # failures replayed from the example database, a corpus).
+    explicit_examples: tuple[Any, ...] = ()
+    jobs: int = 0  # worker processes; 0: one per core
+    batch: int = 8  # examples per message to a worker (their modules are compiled together)
+    database: str | None = ""  # example database: "" the default directory, None off, a path or redis://
+
+    @property
+    def workers(self) -> int:
+        return self.jobs if self.jobs > 0 else cpu_count()
+
+
+def cpu_count() -> int:
+    """The cores this process may use (its CPU affinity, not the machine's total)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
 
 
 @dataclass
@@ -80,6 +99,9 @@ class RunResult:
     shrink_s: float = 0.0
     worker_restarts: int = 0
     subject_ir: str = "relax"
+    timings: dict[str, float] = field(default_factory=dict)  # stage -> seconds over all examples
+    coverage: dict[str, dict[str, int]] = field(default_factory=dict)  # category -> item -> examples
+    replayed: int = 0  # saved failures replayed first from the example database
 
     @property
     def ok(self) -> bool:
@@ -106,6 +128,11 @@ class RunResult:
             "shrink_s": round(self.shrink_s, 3),
             "examples_per_s": round(self.examples / self.duration_s, 3) if self.duration_s else None,
             "worker_restarts": self.worker_restarts,
+            "jobs": cfg.workers,
+            "replayed": self.replayed,
+            "timings": {k: round(v, 4) for k, v in sorted(self.timings.items(), key=lambda kv: -kv[1])},
+            "coverage": {c: dict(sorted(items.items(), key=lambda kv: (-kv[1], kv[0])))
+                         for c, items in self.coverage.items()},
             "new_findings": len(self.new_findings),
             "findings": [
                 {"property": f.property, "kind": str(f.kind), "message": f.message, "repro": f.repro,
