@@ -50,6 +50,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--findings-dir", default="passcheck-findings", help="where repro scripts are written")
     p.add_argument("--allow-nan", action="store_true", help="also feed NaN/Inf input values")
     p.add_argument("--no-progress", action="store_true", help="no live progress bar")
+    p.add_argument("--jobs", type=int, default=0, metavar="N",
+                   help="worker processes (default: one per core); the result is the same for every N")
+    p.add_argument("--batch", type=int, default=8, metavar="K",
+                   help="examples per batch sent to a worker, their modules compiled together (default 8)")
+    p.add_argument("--db", default="", metavar="PATH",
+                   help="example database: failures are saved and replayed first next time (default "
+                        ".passcheck/examples; redis://HOST:PORT for a shared one)")
+    p.add_argument("--no-db", action="store_true", help="no example database")
     p.add_argument("--ignore-known", action="store_true",
                    help="exit 1 only for new findings: those matching a known TVM bug (a kept repro) still show")
     return p
@@ -68,13 +76,16 @@ def _run(ns: argparse.Namespace) -> int:
         raise UsageError("--examples must be at least 1")
     if ns.timeout <= 0:
         raise UsageError("--timeout must be positive (seconds)")
+    if ns.jobs < 0 or ns.batch < 1:
+        raise UsageError("--jobs must be 0 (one per core) or more, --batch at least 1")
     for spec in ns.report:
         parse_report_spec(spec)
     out = console()
     config = RunConfig(subject=ns.target, ir=ns.ir, impl=ns.impl, examples=ns.examples, seed=ns.seed,
                        properties=tuple(ns.property), property_files=tuple(ns.properties), timeout=ns.timeout,
                        shrink_seconds=ns.shrink_time, findings_dir=ns.findings_dir, ignore_known=ns.ignore_known,
-                       options=Options(allow_special_values=ns.allow_nan, impl=ns.impl))
+                       options=Options(allow_special_values=ns.allow_nan, impl=ns.impl), jobs=ns.jobs,
+                       batch=ns.batch, database=None if ns.no_db else ns.db)
     show = not ns.no_progress and out.is_terminal
     if show:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn

@@ -62,12 +62,15 @@ class Record:
     discarded: int = 0
     timings: dict[str, float] = field(default_factory=dict)  # stage -> seconds, all examples
     coverage: dict[str, Counter[str]] = field(default_factory=dict)  # category -> item -> examples
+    explicit_results: dict[int, ExampleResult] = field(default_factory=dict)  # by explicit example
 
     def __post_init__(self) -> None:
         self.stats = {n: PropertyStats() for n in self.names}
 
     def add(self, example: Any, res: ExampleResult, where: Where = (0, 0)) -> None:
         timing.add(self.timings, res.timings)
+        if where[0] < 0:
+            self.explicit_results[where[1]] = res
         if res.rejected is not None:
             self.rejected += 1
             return

@@ -31,7 +31,10 @@ class RunConfig:
     explicit_examples: tuple[Any, ...] = ()
     jobs: int = 0  # worker processes; 0: one per core
     batch: int = 8  # examples per message to a worker (their modules are compiled together)
-    database: str | None = ""  # example database: "" the default directory, None off, a path or redis://
+    # Example database (failures saved, replayed first next time): None off (the default from
+    # Python), "" the default directory .passcheck/examples (the CLI's default), a directory, or
+    # redis://HOST:PORT.
+    database: str | None = None
 
     @property
     def workers(self) -> int:

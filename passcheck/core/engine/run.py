@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 
+from passcheck.core.engine import replaying
 from passcheck.core.engine.explore import Progress, Record, explore
 from passcheck.core.engine.plan import Plan, plan
 from passcheck.core.engine.pool import Pool
@@ -19,7 +20,7 @@ from passcheck.core.known import recognise, recognise_example
 
 def run(config: RunConfig, progress: Progress | None = None) -> RunResult:
     t_start = time.perf_counter()
-    p = plan(config)
+    p, replay = replaying.prepare(plan(config))
     with Pool(p, config.workers) as pool:
         record = explore(p, pool, progress)
         t_shrink = time.perf_counter()
@@ -30,7 +31,9 @@ def run(config: RunConfig, progress: Progress | None = None) -> RunResult:
                        record.examples, record.rejected, record.discarded, 0.0, shrink_s, restarts, p.subject.ir)
     result.timings = dict(record.timings)
     result.coverage = {c: dict(items) for c, items in record.coverage.items()}
+    result.replayed = len(replay.examples)
     recognise_known(p, result)
+    replaying.record_outcome(p, replay, record.explicit_results, result.findings)
     if result.findings:
         write_repros(result, p.impl, p.subject)
     result.duration_s = time.perf_counter() - t_start

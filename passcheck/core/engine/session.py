@@ -66,27 +66,32 @@ class Session:
                 res, case = self._build(example, None)
             res.timings = dict(spent)
             built.append((res, case))
-        cases = [c for _, c in built if c is not None]
-        if len(cases) > 1 and self.run_keys:
+        order = [i for i, (_, c) in enumerate(built) if c is not None]
+        if order and not self.run_keys:
+            # The worker's first case: checked alone, it shows what the properties run.
+            self._check_in_batch(built, order.pop(0), progress)
+        if len(order) > 1 and self.run_keys:
             if progress:
                 progress(f"{BATCH_STAGE} compile")
             with timing.collect() as spent:
-                self.subject.prefetch(cases, sorted(self.run_keys))
-            for res, case in built:
-                if case is not None:
-                    timing.add(res.timings, spent, 1.0 / len(cases))
-        for i, (res, case) in enumerate(built):
-            if case is None:
-                continue
-            if progress:
-                progress(f"{BATCH_STAGE} check {i}")
-            with timing.collect() as spent:
-                self._check(case, res, None)
-            timing.add(res.timings, spent)
+                self.subject.prefetch([built[i][1] for i in order], sorted(self.run_keys))
+            for i in order:
+                timing.add(built[i][0].timings, spent, 1.0 / len(order))
+        for i in order:
+            self._check_in_batch(built, i, progress)
         share = (time.perf_counter() - t0) / len(examples)
         for res, _ in built:
             res.seconds = share
         return [res for res, _ in built]
+
+    def _check_in_batch(self, built: list[tuple[ExampleResult, Any]], i: int,
+                        progress: Callable[[str], None] | None) -> None:
+        if progress:
+            progress(f"{BATCH_STAGE} check {i}")
+        res, case = built[i]
+        with timing.collect() as spent:
+            self._check(case, res, None)
+        timing.add(res.timings, spent)
 
     def _build(self, example: Any, progress: Callable[[str], None] | None) -> tuple[ExampleResult, Any]:
         res = ExampleResult()
