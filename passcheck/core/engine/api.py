@@ -26,16 +26,20 @@ def check(subject: str, *, examples: int = 100, seed: int = 0, impl: str | None 
           properties: Iterable[str] = (), property_files: Iterable[str] = (), ir: str = "relax",
           timeout: float = 60.0, shrink_seconds: float = 120.0, findings_dir: str = "passcheck-findings",
           allow_special_values: bool = False, raise_on_findings: bool = False,
-          ignore_known: bool = False) -> RunResult:
+          ignore_known: bool = False, jobs: int = 0, batch: int = 8, database: str | None = None) -> RunResult:
     """Run passcheck on ``subject`` (a pass, primitive, or import spec) and return the result.
 
     With ``raise_on_findings=True`` a run with findings raises ``FindingsError`` (an
     AssertionError, so pytest shows it as a test failure with the repro paths); with
-    ``ignore_known=True`` as well, only findings that match no known TVM bug do."""
+    ``ignore_known=True`` as well, only findings that match no known TVM bug do. ``jobs``
+    worker processes (0: one per core) check ``batch`` examples at a time; ``database`` keeps
+    failures to replay first next time (``""`` the default directory ``.passcheck/examples``, a
+    directory, or ``redis://HOST:PORT``; None, the default here, keeps none)."""
     config = RunConfig(subject=subject, ir=ir, impl=impl, examples=examples, seed=seed,
                        properties=tuple(properties), property_files=tuple(property_files), timeout=timeout,
                        shrink_seconds=shrink_seconds, findings_dir=findings_dir, ignore_known=ignore_known,
-                       options=Options(allow_special_values=allow_special_values, impl=impl))
+                       options=Options(allow_special_values=allow_special_values, impl=impl), jobs=jobs,
+                       batch=batch, database=database)
     result = run(config)
     if raise_on_findings and not result.ok:
         raise FindingsError(result)
