@@ -3,8 +3,11 @@
 Code that does a known kind of work (building IR, running the pass, compiling, running the
 compiled code, the float64 reference, Z3) wraps it in ``stage("name")``; the session collects
 the stages of one example (``collect()``) and ships them with its result. Times are exclusive:
-a stage nested in another (a compile inside a property check) is taken out of the outer one, so
-the stages of an example add up to its wall time.
+a stage nested in another (a compile inside a property check) is taken out of the outer one.
+
+Times are CPU seconds of the process and of the programs it waited for (the linker): on a
+machine shared with other work they still say what an example costs, where wall time would
+say how busy the machine was.
 
 Stage names in use: generate (drawing, in the runner), build, prerequisites, pass, compile
 (Relax and TIR lowering, TVM's passes), codegen (LLVM machine code, linking, loading), run,
@@ -13,6 +16,7 @@ reference, z3, check (the rest of the properties' own work).
 
 from __future__ import annotations
 
+import resource
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -22,19 +26,25 @@ _stack: list[list[float]] = []  # per open stage: [start, time taken by nested s
 _totals: dict[str, float] | None = None
 
 
+def cpu() -> float:
+    """CPU seconds of this process (all its threads) and of its waited-for children."""
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + kids.ru_utime + kids.ru_stime
+
+
 @contextmanager
 def stage(name: str) -> Iterator[None]:
     """Time the block as ``name`` (outside a ``collect()``, it only runs the block)."""
     if _totals is None:
         yield
         return
-    frame = [time.perf_counter(), 0.0]
+    frame = [cpu(), 0.0]
     _stack.append(frame)
     try:
         yield
     finally:
         _stack.pop()
-        spent = time.perf_counter() - frame[0]
+        spent = cpu() - frame[0]
         if _totals is not None:
             _totals[name] = _totals.get(name, 0.0) + spent - frame[1]
         if _stack:
