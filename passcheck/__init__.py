@@ -24,9 +24,10 @@ from passcheck.core.errors import (
     unknown,
 )
 from passcheck.core.property import prop
+from passcheck.core.timing import stage
 
 __all__ = ["Discard", "IllFormed", "Unknown", "UsageError", "Violation", "check", "discard", "prop", "require",
-           "unknown"]
+           "stage", "unknown"]
 __version__ = "0.1.0"
 
 

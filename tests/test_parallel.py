@@ -59,7 +59,7 @@ def test_report_has_time_per_stage_and_coverage(tmp_path: Path) -> None:
     r = run(RunConfig(subject="FuseOps", examples=12, jobs=2, batch=4, findings_dir=str(tmp_path)))
     d = r.to_dict()
     assert d["jobs"] == 2
-    for stage in ("generate", "build", "prerequisites", "pass", "compile", "codegen", "run", "reference"):
+    for stage in ("generate", "build", "prerequisites", "pass", "lower", "codegen", "run", "reference"):
         assert d["timings"].get(stage, 0) > 0, stage
     cov = d["coverage"]
     assert sum(cov["dtypes"].values()) >= 12 and cov["ops"] and cov["op pairs"] and cov["fusion groups"]

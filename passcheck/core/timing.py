@@ -9,7 +9,7 @@ Times are CPU seconds of the process and of the programs it waited for (the link
 machine shared with other work they still say what an example costs, where wall time would
 say how busy the machine was.
 
-Stage names in use: generate (drawing, in the runner), build, prerequisites, pass, compile
+Stage names in use: generate (drawing, in the runner), build, prerequisites, pass, lower
 (Relax and TIR lowering, TVM's passes), codegen (LLVM machine code, linking, loading), run,
 reference, z3, check (the rest of the properties' own work).
 """

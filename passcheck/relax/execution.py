@@ -104,7 +104,7 @@ def compile_relax(mod: Any) -> Any:
     import tvm
     from tvm import relax
 
-    with timing.stage("compile"):
+    with timing.stage("lower"):
         ex = tvm.compile(mod, target=target())
     with timing.stage("codegen"):
         return relax.VirtualMachine(load_executable(ex), tvm.cpu())

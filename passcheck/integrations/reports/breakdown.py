@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 # The order stages happen in for one example (others, e.g. a family's own, follow by size).
-STAGE_ORDER = ("generate", "build", "prerequisites", "pass", "compile", "codegen", "run", "reference", "z3",
+STAGE_ORDER = ("generate", "build", "prerequisites", "pass", "lower", "codegen", "run", "reference", "z3",
                "check", "report")
 
 
