@@ -33,7 +33,14 @@ class Pool:
     def __enter__(self) -> Pool:
         return self
 
-    def __exit__(self, *_exc: object) -> None:
+    def __exit__(self, exc_type: object, *_exc: object) -> None:
+        if exc_type is not None:
+            # Interrupted (Ctrl-C) or failed: end the workers now rather than wait for their
+            # batches; a thread waiting on one sees it die and, stopped, starts no other.
+            with self._lock:
+                for ev in self._evaluators:
+                    ev.worker.stopped = True
+                    ev.worker.kill()
         self._executor.shutdown(wait=True, cancel_futures=True)
         for ev in self._evaluators:
             ev.__exit__()

@@ -140,6 +140,7 @@ class Worker:
         self.restarts = 0
         self.log_path: str | None = None
         self.served = 0
+        self.stopped = False  # the run is over (or interrupted): no restart after this
 
     def start(self) -> None:
         ctx = context(self.config.preload)
@@ -179,6 +180,8 @@ class Worker:
         return self._exchange(Batch(list(examples)), "results", self.timeout, batch=len(examples))
 
     def _exchange(self, message: Any, answer: str, timeout: float, batch: int = 0) -> Any:
+        if self.stopped:
+            raise RuntimeError("the run was stopped")
         if self.served >= self.RECYCLE_AFTER:
             self.close()
         if self.proc is None or not self.proc.is_alive():
