@@ -82,7 +82,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--passes", default="FuseOps,FoldConstant,AlterOpLayout,SimplifyInference")
     ap.add_argument("--jobs", default="1,2", help="worker counts to measure (comma-separated)")
-    ap.add_argument("--batch", type=int, default=8)
+    ap.add_argument("--batch", type=int, default=16)
     args = ap.parse_args()
 
     from passcheck.core.engine.plan import plan

@@ -52,8 +52,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-progress", action="store_true", help="no live progress bar")
     p.add_argument("--jobs", type=int, default=0, metavar="N",
                    help="worker processes (default: one per core); the result is the same for every N")
-    p.add_argument("--batch", type=int, default=8, metavar="K",
-                   help="examples per batch sent to a worker, their modules compiled together (default 8)")
+    p.add_argument("--batch", type=int, default=16, metavar="K",
+                   help="examples per batch sent to a worker, their modules compiled together (default 16)")
     p.add_argument("--db", default="", metavar="PATH",
                    help="example database: failures are saved and replayed first next time (default "
                         ".passcheck/examples; redis://HOST:PORT for a shared one)")

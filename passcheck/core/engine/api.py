@@ -26,7 +26,7 @@ def check(subject: str, *, examples: int = 100, seed: int = 0, impl: str | None 
           properties: Iterable[str] = (), property_files: Iterable[str] = (), ir: str = "relax",
           timeout: float = 60.0, shrink_seconds: float = 120.0, findings_dir: str = "passcheck-findings",
           allow_special_values: bool = False, raise_on_findings: bool = False,
-          ignore_known: bool = False, jobs: int = 0, batch: int = 8, database: str | None = None) -> RunResult:
+          ignore_known: bool = False, jobs: int = 0, batch: int = 16, database: str | None = None) -> RunResult:
     """Run passcheck on ``subject`` (a pass, primitive, or import spec) and return the result.
 
     With ``raise_on_findings=True`` a run with findings raises ``FindingsError`` (an

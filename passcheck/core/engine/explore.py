@@ -110,7 +110,8 @@ class Pipeline:
     def __init__(self, pool: Any, record: Record, target: int, batch: int, progress: Progress | None) -> None:
         self.pool, self.record, self.target = pool, record, target
         self.batch = max(1, batch)
-        self.window = getattr(pool, "jobs", 1) + 1  # batches in flight: one waiting per worker
+        self.jobs = getattr(pool, "jobs", 1)
+        self.window = self.jobs + 1  # batches in flight: one waiting per worker
         self.progress = progress
         self.pending: list[tuple[Where, Any]] = []
         self.inflight: deque[tuple[list[tuple[Where, Any]], Future[list[ExampleResult]]]] = deque()
@@ -124,8 +125,10 @@ class Pipeline:
 
     def feed(self, example: Any, where: Where) -> None:
         self.pending.append((where, example))
-        # Near the end, send what may complete the run now rather than draw more than needed.
-        if len(self.pending) >= self.batch or len(self.pending) + self._inflight_examples() >= self._needed():
+        # Near the end, send what may complete the run now rather than draw more than needed,
+        # in batches small enough to keep every worker busy.
+        left = self._needed() - self._inflight_examples()
+        if len(self.pending) >= min(self.batch, max(1, -(-left // self.jobs))) or left <= len(self.pending):
             self.flush()
         while self.inflight and not self.done and (
                 len(self.inflight) >= self.window or self._inflight_examples() >= self._needed()):

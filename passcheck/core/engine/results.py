@@ -30,7 +30,9 @@ class RunConfig:
     # failures replayed from the example database, a corpus).
     explicit_examples: tuple[Any, ...] = ()
     jobs: int = 0  # worker processes; 0: one per core
-    batch: int = 8  # examples per message to a worker (their modules are compiled together)
+    # Examples per message to a worker, their modules compiled together. Measured on FuseOps, CPU
+    # per example: 66 ms one by one, 34 ms by 8, 31 ms by 16, 31 ms by 32.
+    batch: int = 16
     # Example database (failures saved, replayed first next time): None off (the default from
     # Python), "" the default directory .passcheck/examples (the CLI's default), a directory, or
     # redis://HOST:PORT.

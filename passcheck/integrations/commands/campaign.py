@@ -28,7 +28,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="the first seed (default 0)")
     p.add_argument("--jobs", type=int, default=0, help="local workers per task (default: one per core); "
                                                        "on Ray each task uses one")
-    p.add_argument("--batch", type=int, default=8, help="examples per batch sent to a worker (default 8)")
+    p.add_argument("--batch", type=int, default=16, help="examples per batch sent to a worker (default 16)")
     p.add_argument("--ray", metavar="ADDRESS", help="run the tasks on the Ray cluster at HOST:PORT, or `local`")
     p.add_argument("--db", default="", metavar="PATH", help="example database (default .passcheck/examples; "
                                                             "redis://HOST:PORT to share one between machines)")
