@@ -9,7 +9,6 @@ import io
 from pathlib import Path
 from typing import Any
 
-from passcheck.core.errors import UsageError
 from passcheck.integrations.reports import report_format
 from passcheck.integrations.reports.breakdown import stages
 
@@ -24,13 +23,11 @@ img{max-width:100%}h2{border-bottom:1px solid #ddd}
 
 
 def _plot_png(draw: Any, height: float) -> str:
-    try:
-        import matplotlib
+    import matplotlib
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise UsageError("--report html: plots need matplotlib: pip install 'passcheck[html]'") from None
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
     fig, ax = plt.subplots(figsize=(9, height), dpi=90)
     draw(ax)
     fig.tight_layout()
