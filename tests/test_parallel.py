@@ -64,3 +64,16 @@ def test_report_has_time_per_stage_and_coverage(tmp_path: Path) -> None:
     cov = d["coverage"]
     assert sum(cov["dtypes"].values()) >= 12 and cov["ops"] and cov["op pairs"] and cov["fusion groups"]
     assert all(n <= 12 for n in cov["ops"].values())  # counted once per example
+
+
+def test_long_runs_draw_in_rounds_with_the_same_result(tmp_path: Path, monkeypatch: Any) -> None:
+    """Long runs draw in rounds (seeds derived from the run's) so the runner's memory stays
+    flat; rounds of 10 here, on the transformation alone (cheap), with 1 and 2 workers."""
+    from passcheck.core.engine import explore
+
+    monkeypatch.setattr(explore, "ROUND", 10)
+    runs = [run(RunConfig(subject="FoldConstant", examples=25, seed=4, jobs=jobs, batch=batch,
+                          properties=("pass_does_not_raise", "well_formed"), findings_dir=str(tmp_path)))
+            for jobs, batch in ((1, 1), (2, 4))]
+    assert runs[0].examples == 25
+    assert _outcome(runs[0]) == _outcome(runs[1])

@@ -5,10 +5,11 @@ counts, its first failing example, the time per stage and the coverage.
 One result per seed whatever ``--jobs`` and ``--batch``: what is drawn never depends on what a
 worker answered (the test body never rejects, so Hypothesis sees the same run), and results are
 recorded in draw order, stopping at the same example. The explicit examples (saved failures
-replayed, a corpus) come first, in order. Examples the worker could not build are not counted,
-so when the drawn stream ends short of ``examples``, another stream with a seed derived from the
-run's seed tops it up ("rounds"). The explore run never fails its Hypothesis test; shrinking is
-a separate run over the same stream (``shrink``).
+replayed, a corpus) come first, in order. Draws come in rounds of at most ``ROUND`` examples,
+each a Hypothesis run with a seed derived from the run's (``round_seed``); examples the worker
+could not build are not counted, so once the planned rounds are checked, more rounds top up
+what is short. The explore run never fails its Hypothesis test; shrinking is a separate run
+over the same stream (``shrink``).
 """
 
 from __future__ import annotations
@@ -32,7 +33,10 @@ from passcheck.core.outcome import ExampleResult, Outcome
 Evaluate = Callable[[Any], ExampleResult]
 Progress = Callable[[str, int, int, int], None]  # (phase, done, total, findings)
 Where = tuple[int, int]  # (round, index of the draw in it); round -1: the explicit examples
-MAX_ROUNDS = 20
+# A Hypothesis run keeps every choice it drew (about 20 MiB per 1,000 FuseOps graphs), so long
+# runs draw in rounds of this many, each with a seed derived from the run's: memory stays flat.
+ROUND = 1000
+MAX_TOP_UPS = 20  # rounds after the planned ones, for draws the worker could not build
 
 
 def hypothesis_settings(examples: int, phases: list[Phase], report_multiple_bugs: bool = True) -> settings:
@@ -151,6 +155,8 @@ class Pipeline:
             if self.done:
                 break  # drawn ahead, past the run's end: not part of the result
             self.record.add(example, res, where)
+            if where[0] < 0 and res.rejected is not None:
+                self.target -= 1  # an explicit example that cannot be built: no draw replaces it
             if self.progress:
                 self.progress("explore", self.record.examples, self.target, len(self.record.first_fail))
             self.done = self.record.examples >= self.target
@@ -167,21 +173,27 @@ def explore(plan: Plan, evaluate: Any, progress: Progress | None = None) -> Reco
     for i, example in enumerate(explicit):
         pipe.feed(example, (-1, i))
     strategy = plan.strategy()
-    for round_no in range(MAX_ROUNDS):
-        if pipe.done:
-            break
-        counted = record.examples + record.rejected
-        max_examples = config.examples if round_no == 0 else pipe.target - record.examples
-        record.rounds.append((round_seed(config.seed, round_no), max_examples))
-        _draw_round(strategy, record.rounds[-1], pipe, round_no)
-        pipe.finish()
-        if record.examples + record.rejected == counted:
-            break  # the stream drew nothing new (the strategy's space is exhausted)
+    drawn, round_no = 0, 0
+    while not pipe.done and round_no < config.examples // ROUND + MAX_TOP_UPS:
+        want = config.examples - drawn  # planned draws: a function of the config alone
+        if want <= 0:
+            pipe.finish()  # all planned draws checked: what is short is what the worker rejected
+            if pipe.done:
+                break
+            want = pipe.target - record.examples
+        size = min(ROUND, want)
+        record.rounds.append((round_seed(config.seed, round_no), size))
+        calls = _draw_round(strategy, record.rounds[-1], pipe, round_no)
+        drawn += calls
+        round_no += 1
+        if calls < size and not pipe.done:
+            break  # Hypothesis stopped early: the strategy's space is exhausted
     pipe.finish()
     return record
 
 
-def _draw_round(strategy: Any, round_: tuple[int, int], pipe: Pipeline, round_no: int) -> None:
+def _draw_round(strategy: Any, round_: tuple[int, int], pipe: Pipeline, round_no: int) -> int:
+    """Feed one Hypothesis stream into the pipeline; how many examples it drew."""
     seed_value, max_examples = round_
     calls = [0]
     last = [time.thread_time()]  # CPU of the drawing thread: Hypothesis's own work
@@ -207,3 +219,4 @@ def _draw_round(strategy: Any, round_: tuple[int, int], pipe: Pipeline, round_no
     except BaseException as e:  # noqa: BLE001 - Hypothesis may wrap our stop signal
         if not pipe.done or isinstance(e, KeyboardInterrupt):
             raise
+    return calls[0]
