@@ -22,6 +22,9 @@ BUGGY = Path(__file__).resolve().with_name("buggy_passes.py")
 PASSCHECK = str(Path(sys.executable).with_name("passcheck"))
 REDIS = shutil.which("redis-server")
 
+# Ray reads this when it is imported: a runtime started in this process stays on the loopback
+# address (as `--ray local` does), whichever test imports Ray first.
+os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
 pytest.importorskip("ray", reason="the cluster extra is not installed: pip install -e '.[dev]'")
 pytest.importorskip("redis", reason="the cluster extra is not installed: pip install -e '.[dev]'")
 

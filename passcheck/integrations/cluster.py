@@ -73,7 +73,8 @@ def run_local(todo: Iterator[Task], count: int | None, deadline: float, report: 
 def start_ray(address: str) -> Any:
     """Connect to the Ray cluster at ``address``, or start a local runtime (``local``)."""
     if address == "local":
-        # A runtime for this machine only: on the loopback address, reachable from nowhere else.
+        # A runtime for this machine only: on the loopback address, reachable from nowhere else
+        # (Ray reads this when it is first imported).
         os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     try:
