@@ -26,9 +26,10 @@ from passcheck.core.errors import (
     unknown,
 )
 from passcheck.core.property import prop
+from passcheck.core.timing import stage
 
 __all__ = ["Discard", "Drift", "IllFormed", "Unknown", "UsageError", "Violation", "check", "discard", "drift", "prop",
-           "require", "unknown"]
+           "require", "stage", "unknown"]
 __version__ = "0.1.0"
 
 

@@ -33,6 +33,11 @@ class Case:
             self._memo[key] = compute()
         return self._memo[key]
 
+    def executed(self) -> set[str]:
+        """The modules the properties compiled and ran on this case (e.g. "after"), so that a
+        batch of later cases can have them compiled together ahead (``Subject.prefetch``)."""
+        return set()
+
     def input_script(self) -> str:
         """The input IR as TVMScript (constants included when they round-trip)."""
         return _script(self.before)

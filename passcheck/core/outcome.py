@@ -27,6 +27,7 @@ class Verdict(StrEnum):
 
 _FINDINGS = frozenset({Verdict.VIOLATION, Verdict.ILL_FORMED, Verdict.RAISED, Verdict.CRASH, Verdict.HANG})
 TRANSFORM = "<transform>"  # pseudo-property: the crash/hang happened while building or transforming
+BATCH_STAGE = "<batch>"  # a stage of a batch: a crash there is re-run example by example
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,8 @@ class ExampleResult:
     # What the subject says about the example, as plain strings (a seed model's import and
     # build status): reports that tabulate examples read them (``RunResult.example_notes``).
     notes: dict[str, str] = field(default_factory=dict)
+    timings: dict[str, float] = field(default_factory=dict)  # stage -> seconds (core.timing)
+    coverage: dict[str, tuple[str, ...]] = field(default_factory=dict)  # what it exercised, by category
 
     @property
     def failed(self) -> dict[str, Outcome]:

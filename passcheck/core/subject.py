@@ -82,6 +82,18 @@ class Subject(ABC):
         graph without an op in the middle), tried after it; none by default."""
         return ()
 
+    def prefetch(self, cases: list[Any], modules: list[str]) -> None:
+        """Compile and run ``modules`` (names ``case.executed()`` gave) of several cases at once
+        and leave the outputs on each case, so its properties find them computed. It must give
+        exactly what each case would compute alone, and leave a case as it was where it cannot
+        (its property then computes it and meets the same failure); nothing by default."""
+        return None
+
+    def coverage(self, example: Any, case: Any | None) -> dict[str, tuple[str, ...]]:
+        """What this example exercised, by category (ops, op pairs, dtypes, primitives, ...),
+        for the coverage report; ``case`` is None when the transformation refused it."""
+        return {}
+
     def save_inputs(self, example: Any, directory: Path) -> None:
         """Write the example's concrete inputs beside its repro (a convenience: the repro
         rebuilds them); nothing by default."""

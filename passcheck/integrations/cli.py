@@ -59,6 +59,14 @@ def build_parser() -> argparse.ArgumentParser:
                         "example for the GPU too (TIR subjects; needs passcheck[cuda])")
     p.add_argument("--bundle", metavar="DIR", help="with --target cuda: write each kernel proved in bounds, its "
                                                    "inputs and the CPU's output to DIR for a GPU machine")
+    p.add_argument("--jobs", type=int, default=0, metavar="N",
+                   help="worker processes (default: one per core); the result is the same for every N")
+    p.add_argument("--batch", type=int, default=16, metavar="K",
+                   help="examples per batch sent to a worker, their modules compiled together (default 16)")
+    p.add_argument("--db", default="", metavar="PATH",
+                   help="example database: failures are saved and replayed first next time (default "
+                        ".passcheck/examples; redis://HOST:PORT for a shared one)")
+    p.add_argument("--no-db", action="store_true", help="no example database")
     p.add_argument("--ignore-known", action="store_true",
                    help="exit 1 only for new findings: those matching a known TVM bug (a kept repro) still show")
     variants.add_arguments(p)
@@ -78,6 +86,8 @@ def _run(ns: argparse.Namespace) -> int:
         raise UsageError("--examples must be at least 1 (0 only with --corpus: the given modules alone)")
     if ns.timeout <= 0:
         raise UsageError("--timeout must be positive (seconds)")
+    if ns.jobs < 0 or ns.batch < 1:
+        raise UsageError("--jobs must be 0 (one per core) or more, --batch at least 1")
     for spec in ns.report:
         parse_report_spec(spec)
     subject, extra = _target_options(ns)
@@ -86,7 +96,8 @@ def _run(ns: argparse.Namespace) -> int:
                        properties=tuple(ns.property), property_files=tuple(ns.properties), timeout=ns.timeout,
                        shrink_seconds=ns.shrink_time, findings_dir=ns.findings_dir, ignore_known=ns.ignore_known,
                        options=Options(allow_special_values=ns.allow_nan, impl=ns.impl,
-                                       drift_findings=ns.drift_findings, extra=extra + variants.extra(ns)))
+                                       drift_findings=ns.drift_findings, extra=extra + variants.extra(ns)),
+                       jobs=ns.jobs, batch=ns.batch, database=None if ns.no_db else ns.db)
     if ns.corpus:
         from passcheck.integrations.corpus_cli import attach_corpus
 

@@ -89,6 +89,19 @@ class RelaxCase(Case):
             return outputs
         return self.memo(("run", which), go)
 
+    def executed(self) -> set[str]:
+        return {k[1] for k in self._memo if isinstance(k, tuple) and k[0] == "run"}
+
+    def module(self, which: str) -> Any:
+        """``built``/``before``/``after`` or a stage, by name (None when there is none)."""
+        mod = {"built": self.built, "before": self.before, "after": self.after}.get(which)
+        return self.stages.get(which) if mod is None else mod
+
+    def ran(self, which: str, mod: Any, outputs: list[np.ndarray]) -> None:
+        """Record outputs of ``which`` computed elsewhere (a batch compile), as ``run`` would."""
+        self._runs.append((mod, outputs))
+        self._memo[("run", which)] = outputs
+
     def _module(self, which: str) -> Any:
         mod = {"built": self.built, "before": self.before, "after": self.after}.get(which)
         return self.stages[which] if mod is None else mod

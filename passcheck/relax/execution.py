@@ -19,6 +19,8 @@ from typing import Any
 
 import numpy as np
 
+from passcheck.core import timing
+
 _TARGET: Any = None
 
 
@@ -104,32 +106,45 @@ def compile_relax(mod: Any, pipeline: Any = "default") -> Any:
     import tvm
     from tvm import relax
 
-    return relax.VirtualMachine(load_executable(tvm.compile(mod, target=target(), relax_pipeline=pipeline)),
-                                tvm.cpu())
+    with timing.stage("lower"):
+        ex = tvm.compile(mod, target=target(), relax_pipeline=pipeline)
+    with timing.stage("codegen"):
+        return relax.VirtualMachine(load_executable(ex), tvm.cpu())
 
 
 def run_relax(mod: Any, params: list[np.ndarray], func: str = "main", pipeline: Any = "default") -> list[np.ndarray]:
     """Outputs of ``mod[func]`` on ``params``, flattened to a list of arrays."""
-    vm = compile_relax(mod, pipeline)
-    return flatten_outputs(vm[func](*params))
+    return call_main(compile_relax(mod, pipeline), func, params)
 
 
 def merge_modules(first: Any, second: Any, prefix: str = "ref_") -> Any:
     """One module holding ``first`` as is and ``second`` with every function renamed
     ``prefix + name`` (structurally equal PrimFuncs are shared), to compile both at once."""
+    return merge_all([(first, ""), (second, prefix)])
+
+
+def merge_all(modules: list[tuple[Any, str]]) -> Any:
+    """One module holding every ``(module, prefix)`` with its functions renamed ``prefix +
+    name``; structurally equal PrimFuncs are shared."""
     import tvm_ffi
     from tvm import ir, relax
 
-    bb = relax.BlockBuilder(first)
-    mapping: dict[Any, Any] = {}
-    # PrimFuncs first: the Relax functions refer to them and must see the new GlobalVars.
-    for gv, func in sorted(second.functions_items(), key=lambda kv: isinstance(kv[1], relax.Function)):
-        if mapping:
-            func = tvm_ffi.structural_map(func, [(ir.GlobalVar, lambda g: mapping.get(g, g))])
-        if isinstance(func, relax.Function):
-            func = func.with_attr("global_symbol", prefix + gv.name_hint)
-        mapping[gv] = bb.add_func(func, prefix + gv.name_hint)
+    bb = relax.BlockBuilder()
+    for mod, prefix in modules:
+        mapping: dict[Any, Any] = {}
+        # PrimFuncs first: the Relax functions refer to them and must see the new GlobalVars.
+        for gv, func in sorted(mod.functions_items(), key=lambda kv: isinstance(kv[1], relax.Function)):
+            if mapping:
+                func = tvm_ffi.structural_map(func, [(ir.GlobalVar, lambda g, m=mapping: m.get(g, g))])
+            if isinstance(func, relax.Function) and prefix:
+                func = func.with_attr("global_symbol", prefix + gv.name_hint)
+            mapping[gv] = bb.add_func(func, prefix + gv.name_hint)
     return bb.get()
+
+
+def call_main(vm: Any, name: str, params: list[np.ndarray]) -> list[np.ndarray]:
+    with timing.stage("run"):
+        return flatten_outputs(vm[name](*params))
 
 
 def run_relax_pair(first: Any, second: Any, params: list[np.ndarray],
@@ -137,7 +152,7 @@ def run_relax_pair(first: Any, second: Any, params: list[np.ndarray],
     """Outputs of ``first[func]`` and ``second[func]``, compiled as one module: two modules cost
     two fixed compile/link overheads, one merged module ~35% less in total."""
     vm = compile_relax(merge_modules(first, second))
-    return flatten_outputs(vm[func](*params)), flatten_outputs(vm["ref_" + func](*params))
+    return call_main(vm, func, params), call_main(vm, "ref_" + func, params)
 
 
 def flatten_outputs(out: Any) -> list[np.ndarray]:

@@ -16,6 +16,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from passcheck.core import timing
 from passcheck.core.corpus import CorpusModule
 from passcheck.core.errors import GeneratorRejected, UsageError
 from passcheck.core.subject import Family, Options, Subject, register_family, register_subject
@@ -106,7 +107,8 @@ class RelaxPassSubject(Subject):
         case.co_run = {a: b for a, b in self.co_run} | {b: a for a, b in self.co_run}
         case.prepare = self.prepare
         try:
-            prepared = self.prepare(case.built)
+            with timing.stage("prerequisites"):
+                prepared = self.prepare(case.built)
         except Exception as e:  # noqa: BLE001 - a prerequisite failing means we cannot test this graph
             raise GeneratorRejected(f"prerequisite failed: {type(e).__name__}: {_last_line(e)}") from e
         case.before = prepared
@@ -122,7 +124,8 @@ class RelaxPassSubject(Subject):
 
         case.transform = transform
         try:
-            case.after = transform(prepared)
+            with timing.stage("pass"):
+                case.after = transform(prepared)
         except Exception as e:  # noqa: BLE001 - the pass under test raising is a finding
             case.raised = e
             case.raised_traceback = "".join(traceback.format_exception_only(type(e), e)).strip()
@@ -130,6 +133,16 @@ class RelaxPassSubject(Subject):
 
     def explicit_examples(self, options: Options) -> tuple[tuple[Any, ...], bool]:
         return seed_examples(options, self.sample_extras)  # --seed-model: each model once, as it is
+
+    def prefetch(self, cases: list[Any], modules: list[str]) -> None:
+        from passcheck.relax.batch import prefetch
+
+        prefetch(cases, modules)
+
+    def coverage(self, example: GraphSpec, case: Any | None) -> dict[str, tuple[str, ...]]:
+        from passcheck.relax.coverage import coverage
+
+        return coverage(example, case)
 
     def prepare(self, mod: Any) -> Any:
         """``mod`` after the prerequisites of the pass under test."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from passcheck.core import timing
 from passcheck.core.rounding import UNIT_ROUNDOFF, Approx
 from passcheck.relax.ops.base import op_registry
 from passcheck.relax.spec import GraphSpec, const_array
@@ -23,7 +24,7 @@ def evaluate(spec: GraphSpec, params: list[np.ndarray]) -> list[Approx]:
     for decl in spec.inputs:
         arr = const_array(decl) if decl.const else next(it)
         vals.append(Approx.exact(arr))
-    with np.errstate(all="ignore"):
+    with np.errstate(all="ignore"), timing.stage("reference"):
         for node in spec.nodes:
             vals.append(ops[node.op].reference([vals[a] for a in node.args], dict(node.attrs), u))
     return [vals[o] for o in spec.outputs]

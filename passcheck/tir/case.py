@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from passcheck.core import timing
 from passcheck.core.case import Case
 
 
@@ -40,13 +41,22 @@ class TirCase(Case):
         """The block-free form of ``before``/``after``/``original`` (raises what lowering raises)."""
         from passcheck.tir.lowering import lower_to_loops
 
-        return self.memo(("lowered", which), lambda: lower_to_loops(getattr(self, which)))
+        def lower() -> Any:
+            with timing.stage("lower"):
+                return lower_to_loops(getattr(self, which))
+
+        return self.memo(("lowered", which), lower)
 
     def bounds(self, which: str = "after") -> Any:
         """``BoundsResult`` of the lowered module."""
         from passcheck.tir.analysis import check_bounds
 
-        return self.memo(("bounds", which), lambda: check_bounds(self.lowered(which), self.z3_timeout_ms))
+        def bounds() -> Any:
+            lowered = self.lowered(which)
+            with timing.stage("z3"):
+                return check_bounds(lowered, self.z3_timeout_ms)
+
+        return self.memo(("bounds", which), bounds)
 
     def execute(self, which: str = "after") -> Any:
         """``which`` compiled and run on the spec's reference inputs (only on code proved in bounds)."""

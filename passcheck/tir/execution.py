@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from passcheck.core import timing
 from passcheck.core.errors import GeneratorRejected
 from passcheck.core.rounding import UNIT_ROUNDOFF
 from passcheck.tir.analysis.concrete import Evaluator, key
@@ -43,7 +44,8 @@ def target() -> Any:
 def compile_module(mod: Any) -> Any:
     import tvm
 
-    return tvm.compile(mod, target=target())
+    with timing.stage("lower"):
+        return tvm.compile(mod, target=target())
 
 
 def param_shapes(func: Any, sizes: dict[str, int]) -> list[tuple[tuple[int, ...], str]]:
@@ -138,7 +140,8 @@ def run(mod: Any, inputs: list[np.ndarray], out_shape: tuple[int, ...], out_dtyp
         except Exception:  # noqa: BLE001 - run mod as built
             pass
     out = tvm.runtime.tensor(_poison(out_shape, out_dtype, second_fill))
-    lib["main"](*[tvm.runtime.tensor(a) for a in inputs], out)
+    with timing.stage("run"):  # the first call also emits the machine code (LLVM JIT)
+        lib["main"](*[tvm.runtime.tensor(a) for a in inputs], out)
     return out.numpy()
 
 

@@ -20,6 +20,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from passcheck.core import timing
 from passcheck.core.corpus import CorpusModule
 from passcheck.core.errors import Discard, UsageError
 from passcheck.core.subject import Family, Options, Subject, known_subjects, register_family, register_subject
@@ -128,6 +129,11 @@ def _takes_schedule_and_step(impl: Any) -> bool:
 
 def _apply_under_test(case: TirCase, sch: Any, steps: tuple[Step, ...], impl: Any,
                       skip_refused: bool = False) -> None:
+    with timing.stage("pass"):
+        _apply_steps(case, sch, steps, impl, skip_refused)
+
+
+def _apply_steps(case: TirCase, sch: Any, steps: tuple[Step, ...], impl: Any, skip_refused: bool) -> None:
     """Apply the steps under test. A refusal discards the example -- or, with ``skip_refused``
     (sequences), is recorded and skipped: TVM leaves the schedule unchanged when it refuses.
 
@@ -211,6 +217,11 @@ class PrimitiveSubject(Subject):
     def describe_example(self, example: ScheduleExample) -> str:
         # Whole: the known-bug registry reads the steps of a long sequence here.
         return example.describe()
+
+    def coverage(self, example: ScheduleExample, case: Any | None) -> dict[str, tuple[str, ...]]:
+        from passcheck.tir.coverage import coverage
+
+        return coverage(example, case)
 
 
 class ScheduleSubject(PrimitiveSubject):

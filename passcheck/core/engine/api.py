@@ -27,21 +27,26 @@ def check(subject: str, *, examples: int = 100, seed: int = 0, impl: str | None 
           timeout: float = 60.0, shrink_seconds: float = 120.0, findings_dir: str = "passcheck-findings",
           allow_special_values: bool = False, raise_on_findings: bool = False,
           ignore_known: bool = False, corpus: Iterable[str] = (), mutate: int = 0,
-          seed_models: Iterable[str] = (), drift_findings: bool = False) -> RunResult:
+          seed_models: Iterable[str] = (), drift_findings: bool = False,
+          jobs: int = 0, batch: int = 16, database: str | None = None) -> RunResult:
     """Run passcheck on ``subject`` (a pass, primitive, or import spec) and return the result.
 
     With ``raise_on_findings=True`` a run with findings raises ``FindingsError`` (an
     AssertionError, so pytest shows it as a test failure with the repro paths); with
     ``ignore_known=True`` as well, only findings that match no known TVM bug do. ``corpus``:
     files or directories of given modules, checked first (``--corpus``). ``mutate``,
-    ``seed_models`` and ``drift_findings`` are ``--mutate``, ``--seed-model``, ``--drift-findings``."""
+    ``seed_models`` and ``drift_findings`` are ``--mutate``, ``--seed-model``, ``--drift-findings``.
+    ``jobs`` worker processes (0: one per core) check ``batch`` examples at a time; ``database`` keeps
+    failures to replay first next time (``""`` the default directory ``.passcheck/examples``, a
+    directory, or ``redis://HOST:PORT``; None, the default here, keeps none)."""
     extra = ((MUTATE, mutate),) if mutate else ()
     extra += ((SEED_MODELS, tuple(seed_models)),) if seed_models else ()
     config = RunConfig(subject=subject, ir=ir, impl=impl, examples=examples, seed=seed,
                        properties=tuple(properties), property_files=tuple(property_files), timeout=timeout,
                        shrink_seconds=shrink_seconds, findings_dir=findings_dir, ignore_known=ignore_known,
                        options=Options(allow_special_values=allow_special_values, impl=impl,
-                                       drift_findings=drift_findings, extra=extra))
+                                       drift_findings=drift_findings, extra=extra),
+                       jobs=jobs, batch=batch, database=database)
     if corpus:
         from passcheck.core.corpus import corpus_for
 

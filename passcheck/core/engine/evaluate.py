@@ -20,6 +20,7 @@ class Evaluator:
     def __init__(self, plan: Plan, timeout: float | None = None) -> None:
         self.names = list(plan.properties)
         self.worker = Worker(plan.worker_config(), plan.config.timeout if timeout is None else timeout)
+        self.batches_rerun = 0
 
     def __enter__(self) -> Evaluator:
         self.worker.start()
@@ -31,6 +32,18 @@ class Evaluator:
     @property
     def restarts(self) -> int:
         return self.worker.restarts
+
+    def batch(self, examples: list[Any]) -> list[ExampleResult]:
+        """Results of several examples, checked as one batch in the worker; a crash or a hang
+        anywhere in the batch re-runs its examples one by one, so the finding is still
+        attributed to exactly the example (and the stage) that caused it."""
+        if len(examples) == 1:
+            return [self(examples[0])]
+        try:
+            return self.worker.run_batch(examples)
+        except WorkerDied:
+            self.batches_rerun += 1
+            return [self(e) for e in examples]
 
     def __call__(self, example: Any) -> ExampleResult:
         try:

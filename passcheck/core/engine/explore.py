@@ -1,53 +1,81 @@
-"""Stages 2 and 5, draw and record: Hypothesis draws every example, the evaluator applies and
-checks it, and the record keeps every property's counts and its first failing example.
+"""Stages 2 and 5, draw and record: Hypothesis draws every example in the runner, the pool's
+workers apply and check them in batches, and the record keeps, in draw order, every property's
+counts, its first failing example, the time per stage and the coverage.
 
-The explore run never fails its Hypothesis test, so the counts cover all examples; shrinking
-is a separate run over the same seed (``shrink``).
+One result per seed whatever ``--jobs`` and ``--batch``: what is drawn never depends on what a
+worker answered (the test body never rejects, so Hypothesis sees the same run), and results are
+recorded in draw order, stopping at the same example. The explicit examples (saved failures
+replayed, a corpus) come first, in order. Draws come in rounds of at most ``ROUND`` examples,
+each a Hypothesis run with a seed derived from the run's (``round_seed``); examples the worker
+could not build are not counted, so once the planned rounds are checked, more rounds top up
+what is short. The explore run never fails its Hypothesis test; shrinking is a separate run
+over the same stream (``shrink``).
 """
 
 from __future__ import annotations
 
+import hashlib
+import time
+from collections import Counter, deque
 from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import dataclass, field
-from functools import partial
 from typing import Any
 
-from hypothesis import HealthCheck, Phase, Verbosity, example, given, reject, seed, settings
-from hypothesis.errors import Unsatisfiable
+from hypothesis import HealthCheck, Phase, Verbosity, given, seed, settings
+from hypothesis.errors import HypothesisException
 
+from passcheck.core import timing
 from passcheck.core.engine.plan import Plan
 from passcheck.core.engine.results import PropertyStats
 from passcheck.core.outcome import ExampleResult, Outcome
 
 Evaluate = Callable[[Any], ExampleResult]
 Progress = Callable[[str, int, int, int], None]  # (phase, done, total, findings)
+Where = tuple[int, int]  # (round, index of the draw in it); round -1: the explicit examples
+# A Hypothesis run keeps every choice it drew (about 20 MiB per 1,000 FuseOps graphs), so long
+# runs draw in rounds of this many, each with a seed derived from the run's: memory stays flat.
+ROUND = 1000
+MAX_TOP_UPS = 20  # rounds after the planned ones, for draws the worker could not build
 
 
-def hypothesis_settings(examples: int, phases: list[Phase]) -> settings:
-    if examples < 1:  # only the explicit examples (Hypothesis wants max_examples >= 1)
-        examples, phases = 1, [p for p in phases if p == Phase.explicit]
+def hypothesis_settings(examples: int, phases: list[Phase], report_multiple_bugs: bool = True) -> settings:
     return settings(max_examples=examples, phases=phases, deadline=None, database=None,
-                    report_multiple_bugs=True, suppress_health_check=list(HealthCheck),
+                    report_multiple_bugs=report_multiple_bugs, suppress_health_check=list(HealthCheck),
                     print_blob=False, verbosity=Verbosity.quiet)
+
+
+def round_seed(base: int, round_no: int) -> int:
+    """The seed of a top-up stream: derived from the run's seed, the same on every machine."""
+    if round_no == 0:
+        return base
+    return int.from_bytes(hashlib.sha256(f"passcheck:{base}:{round_no}".encode()).digest()[:8], "big")
 
 
 @dataclass
 class Record:
-    """What the explore run saw, example by example."""
+    """What the explore run saw, example by example (in draw order)."""
 
     names: tuple[str, ...]
     stats: dict[str, PropertyStats] = field(default_factory=dict)
     first_fail: dict[str, tuple[Any, Outcome, ExampleResult]] = field(default_factory=dict)
-    first_call: dict[str, int] = field(default_factory=dict)  # draw index (rejected ones included)
+    first_call: dict[str, Where] = field(default_factory=dict)
+    rounds: list[tuple[int, int]] = field(default_factory=list)  # (seed, max_examples) per round
     examples: int = 0
     rejected: int = 0
     discarded: int = 0
     notes: list[dict[str, Any]] = field(default_factory=list)  # see RunResult.example_notes
+    timings: dict[str, float] = field(default_factory=dict)  # stage -> seconds, all examples
+    coverage: dict[str, Counter[str]] = field(default_factory=dict)  # category -> item -> examples
+    explicit_results: dict[int, ExampleResult] = field(default_factory=dict)  # by explicit example
 
     def __post_init__(self) -> None:
         self.stats = {n: PropertyStats() for n in self.names}
 
-    def add(self, example: Any, res: ExampleResult) -> None:
+    def add(self, example: Any, res: ExampleResult, where: Where = (0, 0)) -> None:
+        timing.add(self.timings, res.timings)
+        if where[0] < 0:
+            self.explicit_results[where[1]] = res
         if res.notes:
             self.notes.append({"notes": res.notes, "rejected": res.rejected,
                                "verdicts": {n: o.verdict.value for n, o in res.outcomes.items()}})
@@ -57,40 +85,142 @@ class Record:
         self.examples += 1
         if res.discarded is not None:
             self.discarded += 1
+        for category, items in res.coverage.items():
+            self.coverage.setdefault(category, Counter()).update(set(items))
         for n, o in res.outcomes.items():
             self.stats[n].count(o.verdict, o.message)
             if o.verdict.finding and n not in self.first_fail:
                 self.first_fail[n] = (example, o, res)
-                self.first_call[n] = self.examples + self.rejected
+                self.first_call[n] = where
 
 
-def with_explicit(plan: Plan, test: Callable[[Any], None]) -> Callable[[Any], None]:
-    """``test`` with the run's explicit examples (``RunConfig.explicit_examples``), evaluated
-    first and in order (Hypothesis's explicit phase runs the outermost ``@example`` first)."""
-    for ex in reversed(plan.config.explicit_examples):
-        test = example(ex)(test)
-    return test
+class _Inline:
+    """A plain ``evaluate(example)`` callable used as a pool of one (no batches)."""
+
+    jobs = 1
+
+    def __init__(self, evaluate: Evaluate) -> None:
+        self.evaluate = evaluate
+
+    def submit(self, examples: list[Any]) -> Future[list[ExampleResult]]:
+        done: Future[list[ExampleResult]] = Future()
+        done.set_result([self.evaluate(e) for e in examples])
+        return done
 
 
-def explore(plan: Plan, evaluate: Evaluate, progress: Progress | None = None) -> Record:
+class _Enough(Exception):
+    """Raised in the test body once enough examples are recorded: ends the drawing."""
+
+
+class Pipeline:
+    """Drawn examples go out in batches, results come back in draw order into the record."""
+
+    def __init__(self, pool: Any, record: Record, target: int, batch: int, progress: Progress | None) -> None:
+        self.pool, self.record, self.target = pool, record, target
+        self.batch = max(1, batch)
+        self.jobs = getattr(pool, "jobs", 1)
+        self.window = self.jobs + 1  # batches in flight: one waiting per worker
+        self.progress = progress
+        self.pending: list[tuple[Where, Any]] = []
+        self.inflight: deque[tuple[list[tuple[Where, Any]], Future[list[ExampleResult]]]] = deque()
+        self.done = target <= 0
+
+    def _needed(self) -> int:
+        return self.target - self.record.examples
+
+    def _inflight_examples(self) -> int:
+        return sum(len(b) for b, _ in self.inflight)
+
+    def feed(self, example: Any, where: Where) -> None:
+        self.pending.append((where, example))
+        # Near the end, send what may complete the run now rather than draw more than needed,
+        # in batches small enough to keep every worker busy.
+        left = self._needed() - self._inflight_examples()
+        if len(self.pending) >= min(self.batch, max(1, -(-left // self.jobs))) or left <= len(self.pending):
+            self.flush()
+        while self.inflight and not self.done and (
+                len(self.inflight) >= self.window or self._inflight_examples() >= self._needed()):
+            self._drain_oldest()
+
+    def flush(self) -> None:
+        if self.pending:
+            sent, self.pending = self.pending, []
+            self.inflight.append((sent, self.pool.submit([e for _, e in sent])))
+
+    def finish(self) -> None:
+        self.flush()
+        while self.inflight:
+            self._drain_oldest()
+
+    def _drain_oldest(self) -> None:
+        sent, future = self.inflight.popleft()
+        results = future.result()
+        for (where, example), res in zip(sent, results):
+            if self.done:
+                break  # drawn ahead, past the run's end: not part of the result
+            self.record.add(example, res, where)
+            if where[0] < 0 and res.rejected is not None:
+                self.target -= 1  # an explicit example that cannot be built: no draw replaces it
+            if self.progress:
+                self.progress("explore", self.record.examples, self.target, len(self.record.first_fail))
+            self.done = self.record.examples >= self.target
+
+
+def explore(plan: Plan, evaluate: Any, progress: Progress | None = None) -> Record:
+    """Draw and check ``config.examples`` examples (after the explicit ones) with ``evaluate``:
+    a ``Pool`` (parallel, batched) or any ``example -> ExampleResult`` callable."""
     config = plan.config
     record = Record(plan.properties)
-    total = config.examples + len(config.explicit_examples)
+    pool = evaluate if hasattr(evaluate, "submit") else _Inline(evaluate)
+    explicit = tuple(getattr(config, "explicit_examples", ()))
+    pipe = Pipeline(pool, record, len(explicit) + config.examples, getattr(config, "batch", 1), progress)
+    for i, example in enumerate(explicit):
+        pipe.feed(example, (-1, i))
+    strategy = plan.strategy()
+    drawn, round_no = 0, 0
+    while not pipe.done and round_no < config.examples // ROUND + MAX_TOP_UPS:
+        want = config.examples - drawn  # planned draws: a function of the config alone
+        if want <= 0:
+            pipe.finish()  # all planned draws checked: what is short is what the worker rejected
+            if pipe.done:
+                break
+            want = pipe.target - record.examples
+        size = min(ROUND, want)
+        record.rounds.append((round_seed(config.seed, round_no), size))
+        calls = _draw_round(strategy, record.rounds[-1], pipe, round_no)
+        drawn += calls
+        round_no += 1
+        if calls < size and not pipe.done:
+            break  # Hypothesis stopped early: the strategy's space is exhausted
+    pipe.finish()
+    return record
 
-    @seed(config.seed)
-    @hypothesis_settings(config.examples, [Phase.explicit, Phase.generate])
-    @given(plan.strategy())
-    @partial(with_explicit, plan)
+
+def _draw_round(strategy: Any, round_: tuple[int, int], pipe: Pipeline, round_no: int) -> int:
+    """Feed one Hypothesis stream into the pipeline; how many examples it drew."""
+    seed_value, max_examples = round_
+    calls = [0]
+    last = [time.thread_time()]  # CPU of the drawing thread: Hypothesis's own work
+
+    @seed(seed_value)
+    @hypothesis_settings(max_examples, [Phase.generate], report_multiple_bugs=False)
+    @given(strategy)
     def draw(example: Any) -> None:
-        res = evaluate(example)
-        record.add(example, res)
-        if res.rejected is not None:
-            reject()
-        if progress:
-            progress("explore", record.examples, total, len(record.first_fail))
+        if pipe.done:
+            raise _Enough()
+        spent = time.thread_time() - last[0]
+        pipe.record.timings["generate"] = pipe.record.timings.get("generate", 0.0) + spent
+        pipe.feed(example, (round_no, calls[0]))
+        calls[0] += 1
+        last[0] = time.thread_time()
+        if pipe.done:
+            raise _Enough()
 
     try:
         draw()
-    except Unsatisfiable:
+    except (_Enough, HypothesisException):
         pass
-    return record
+    except BaseException as e:  # noqa: BLE001 - Hypothesis may wrap our stop signal
+        if not pipe.done or isinstance(e, KeyboardInterrupt):
+            raise
+    return calls[0]

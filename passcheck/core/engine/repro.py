@@ -79,14 +79,14 @@ def _walk(obj: Any) -> Any:
 def write_repros(result: Any, impl: str | None, subject: Subject) -> None:
     base = Path(result.config.findings_dir) / _slug(result.subject_name)
     cfg = result.config
-    impl_abs = _absolute_impl(impl)
+    impl_abs = absolute_impl(impl)
     files = [str(Path(f).resolve()) for f in cfg.property_files]
     for f in result.findings:
         d = base / f"{f.property}-{f.kind}"
         d.mkdir(parents=True, exist_ok=True)
         imports, expr = example_source(f.example)
         # (not ``subject``: that is the Subject whose save_inputs runs below)
-        name = _absolute_impl(cfg.subject) if ":" in cfg.subject else result.subject_name
+        name = absolute_impl(cfg.subject) if ":" in cfg.subject else result.subject_name
         text = TEMPLATE.format(subject=name, prop=f.property, kind=f.kind,
                                message=f.message.replace('"""', "'''"), fname="repro.py", imports=imports,
                                example=expr, impl=impl_abs, ir=result.subject_ir, files=files,
@@ -103,7 +103,7 @@ def write_repros(result: Any, impl: str | None, subject: Subject) -> None:
         f.repro = str(d / "repro.py")
 
 
-def _absolute_impl(impl: str | None) -> str | None:
+def absolute_impl(impl: str | None) -> str | None:
     if impl is None or ":" not in impl:
         return impl
     mod, _, attr = impl.rpartition(":")

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import time
 
-from passcheck.core.engine.evaluate import Evaluator
+from passcheck.core.engine import replaying
 from passcheck.core.engine.explore import Progress, Record, explore
 from passcheck.core.engine.plan import Plan, plan
+from passcheck.core.engine.pool import Pool
 from passcheck.core.engine.repro import write_repros
 from passcheck.core.engine.results import Finding, RunConfig, RunResult
 from passcheck.core.engine.shrink import Failure, shrink
@@ -19,17 +20,21 @@ from passcheck.core.known import recognise, recognise_example
 
 def run(config: RunConfig, progress: Progress | None = None) -> RunResult:
     t_start = time.perf_counter()
-    p = plan(config)
-    with Evaluator(p) as evaluate:
-        record = explore(p, evaluate, progress)
+    p, replay = replaying.prepare(plan(config))
+    with Pool(p, config.workers) as pool:
+        record = explore(p, pool, progress)
         t_shrink = time.perf_counter()
-        best = shrink(p, evaluate, record, progress)
+        best = shrink(p, pool, record, progress)
         shrink_s = time.perf_counter() - t_shrink
-        restarts = evaluate.restarts
+        restarts = pool.restarts
     result = RunResult(config, p.subject.name, list(p.properties), record.stats, findings(p, record, best),
                        record.examples, record.rejected, record.discarded, 0.0, shrink_s, restarts, p.subject.ir,
                        record.notes)
+    result.timings = dict(record.timings)
+    result.coverage = {c: dict(items) for c, items in record.coverage.items()}
+    result.replayed = len(replay.examples)
     recognise_known(p, result)
+    replaying.record_outcome(p, replay, record.explicit_results, result.findings)
     if result.findings:
         write_repros(result, p.impl, p.subject)
     result.duration_s = time.perf_counter() - t_start

@@ -15,10 +15,11 @@ from collections.abc import Callable
 from typing import Any
 
 from passcheck.core import property as props
+from passcheck.core import timing
 from passcheck.core.engine.plan import WorkerConfig
 from passcheck.core.errors import Discard, Drift, GeneratorRejected, Unknown, Violation
 from passcheck.core.loading import load_impl
-from passcheck.core.outcome import TRANSFORM, ExampleResult, Outcome, Verdict
+from passcheck.core.outcome import BATCH_STAGE, TRANSFORM, ExampleResult, Outcome, Verdict
 from passcheck.core.property import Property
 from passcheck.core.subject import resolve
 
@@ -35,6 +36,7 @@ class Session:
         self.impl = load_impl(config.impl)
         self.properties = [props.get(n) for n in config.properties]
         self.options = config.options
+        self.run_keys: set[str] = set()  # modules the properties have run (case.executed())
 
     def apply(self, example: Any) -> Any:
         """Build ``example`` and apply the transformation under test: the case."""
@@ -42,33 +44,91 @@ class Session:
 
     def run(self, example: Any, progress: Callable[[str], None] | None = None) -> ExampleResult:
         t0 = time.perf_counter()
+        with timing.collect() as spent:
+            res, case = self._build(example, progress)
+            if case is not None:
+                self._check(case, res, progress)
+        res.timings = dict(spent)
+        res.seconds = time.perf_counter() - t0
+        return res
+
+    def run_batch(self, examples: list[Any], progress: Callable[[str], None] | None = None) -> list[ExampleResult]:
+        """Several examples at once: all are built and transformed, then the modules their
+        properties run are compiled together (one compile, one link for the batch), then each is
+        checked. Results are those of ``run`` one by one; a crash or hang anywhere in a batch
+        makes the runner re-run its examples one by one (``Evaluator.batch``)."""
+        t0 = time.perf_counter()
+        built: list[tuple[ExampleResult, Any]] = []
+        for i, example in enumerate(examples):
+            if progress:
+                progress(f"{BATCH_STAGE} build {i}")
+            with timing.collect() as spent:
+                res, case = self._build(example, None)
+            res.timings = dict(spent)
+            built.append((res, case))
+        order = [i for i, (_, c) in enumerate(built) if c is not None]
+        if order and not self.run_keys:
+            # The worker's first case: checked alone, it shows what the properties run.
+            self._check_in_batch(built, order.pop(0), progress)
+        if len(order) > 1 and self.run_keys:
+            if progress:
+                progress(f"{BATCH_STAGE} compile")
+            with timing.collect() as spent:
+                self.subject.prefetch([built[i][1] for i in order], sorted(self.run_keys))
+            for i in order:
+                timing.add(built[i][0].timings, spent, 1.0 / len(order))
+        for i in order:
+            self._check_in_batch(built, i, progress)
+        share = (time.perf_counter() - t0) / len(examples)
+        for res, _ in built:
+            res.seconds = share
+        return [res for res, _ in built]
+
+    def _check_in_batch(self, built: list[tuple[ExampleResult, Any]], i: int,
+                        progress: Callable[[str], None] | None) -> None:
+        if progress:
+            progress(f"{BATCH_STAGE} check {i}")
+        res, case = built[i]
+        with timing.collect() as spent:
+            self._check(case, res, None)
+        timing.add(res.timings, spent)
+
+    def _build(self, example: Any, progress: Callable[[str], None] | None) -> tuple[ExampleResult, Any]:
         res = ExampleResult()
         try:
             if progress:
                 progress(TRANSFORM)
-            case = self.apply(example)
+            with timing.stage("build"):
+                case = self.apply(example)
         except GeneratorRejected as e:
             res.rejected = str(e)
             res.notes = dict(e.notes)
             res.outcomes = {p.name: Outcome(Verdict.REJECTED, str(e)) for p in self.properties}
-            return res
+            return res, None
         except Discard as e:
             res.discarded = str(e)
             res.outcomes = {p.name: Outcome(Verdict.DISCARDED, str(e)) for p in self.properties}
-            return res
+            res.coverage = self.subject.coverage(example, None)
+            return res, None
+        return res, case
+
+    def _check(self, case: Any, res: ExampleResult, progress: Callable[[str], None] | None) -> None:
         for p in self.properties:
             if progress:
                 progress(p.name)
-            outcome = check_property(p, case)
+            with timing.stage("check"):
+                outcome = check_property(p, case)
             if outcome.verdict == Verdict.DRIFT and self.options.drift_findings:
                 outcome = Outcome(Verdict.VIOLATION, f"drift (a finding with --drift-findings): {outcome.message}")
             res.outcomes[p.name] = outcome
         res.notes = dict(getattr(case, "notes", {}))
+        # What the properties ran is compiled ahead, for the whole batch, from then on.
+        self.run_keys.update(case.executed())
+        res.coverage = self.subject.coverage(case.example, case)
         if res.failed:
-            res.input_script = case.input_script()
-            res.output_script = case.output_script()
-        res.seconds = time.perf_counter() - t0
-        return res
+            with timing.stage("report"):
+                res.input_script = case.input_script()
+                res.output_script = case.output_script()
 
 
 def check_property(p: Property, case: Any) -> Outcome:

@@ -8,12 +8,11 @@ its ops) remove what shrinking the draws cannot. A time budget bounds the whole 
 from __future__ import annotations
 
 import time
-from functools import partial
 from typing import Any
 
-from hypothesis import Phase, given, reject, seed
+from hypothesis import Phase, given, seed
 
-from passcheck.core.engine.explore import Evaluate, Progress, Record, hypothesis_settings, with_explicit
+from passcheck.core.engine.explore import Evaluate, Progress, Record, hypothesis_settings
 from passcheck.core.engine.plan import Plan
 from passcheck.core.outcome import ExampleResult, Outcome, Verdict
 
@@ -30,11 +29,17 @@ def shrink(plan: Plan, evaluate: Evaluate, record: Record, progress: Progress | 
     for n in sorted(kinds, key=lambda k: record.first_call[k]):
         if n in best:
             continue  # already reproduced (on candidates shrunk for an earlier property)
-        found = _hunt(plan, evaluate, kinds, n, record.first_call[n], per_target, progress)
+        round_no, index = record.first_call[n]
+        if round_no < 0:
+            continue  # an explicit example (a saved failure, already shrunk when it was saved)
+        found = _hunt(plan, evaluate, kinds, n, record.rounds[round_no], index, per_target, progress)
         for k, v in found.items():
             if k not in best or _size(v[0]) < _size(best[k][0]):
                 best[k] = v
-    return _simplify(plan, evaluate, kinds, best)
+    start = {n: best.get(n, record.first_fail[n]) for n in kinds}
+    out = _simplify(plan, evaluate, kinds, start)
+    # shrunk: what Hypothesis or the simplifications made smaller than the first failure
+    return {n: f for n, f in out.items() if n in best or _size(f[0]) < _size(record.first_fail[n][0])}
 
 
 def _size(example: Any) -> int:
@@ -48,33 +53,34 @@ def _same_failure(res: ExampleResult, name: str, kind: Verdict) -> bool:
     return o is not None and o.verdict == kind
 
 
-def _hunt(plan: Plan, evaluate: Evaluate, targets: dict[str, Verdict], target: str, first_call: int,
-          budget: float, progress: Progress | None) -> dict[str, Failure]:
-    """Regenerate the explore run's examples (same seed) up to where ``target`` first failed,
-    then let Hypothesis shrink it; failures of other targets seen meanwhile are kept too.
+def _hunt(plan: Plan, evaluate: Evaluate, targets: dict[str, Verdict], target: str, round_: tuple[int, int],
+          index: int, budget: float, progress: Progress | None) -> dict[str, Failure]:
+    """Regenerate the explore run's stream (same seed, same settings, a body that never
+    rejects) up to the draw where ``target`` first failed, evaluating nothing before it, then
+    let Hypothesis shrink it; failures of other targets seen meanwhile are kept too.
 
     One hunt per property, because Hypothesis stops generating soon after the first bug it
     finds: a property that first failed late would never be reached in a shared hunt."""
     best: dict[str, Failure] = {}
     started: list[float] = []
     calls = [0]
+    seed_value, max_examples = round_
 
     class TargetFailed(Exception):
         pass
 
-    @seed(plan.config.seed)
-    @hypothesis_settings(plan.config.examples, [Phase.explicit, Phase.generate, Phase.shrink])
+    @seed(seed_value)
+    @hypothesis_settings(max_examples, [Phase.generate, Phase.shrink])
     @given(plan.strategy())
-    @partial(with_explicit, plan)  # the same stream as the explore run, explicit examples first
     def hunt(example: Any) -> None:
         calls[0] += 1
+        if not started and calls[0] <= index:
+            return  # before the first failure: the explore run checked it, it held
         if started and time.perf_counter() - started[0] > budget:
             return  # budget spent: stop evaluating, Hypothesis finishes quickly
-        if not started and calls[0] > first_call + 1 + first_call // 10:
+        if not started and calls[0] > index + 1:
             return  # the stream diverged from the explore run: the failure will not come back
         res = evaluate(example)
-        if res.rejected is not None:
-            reject()  # as in the explore run, so both runs draw the same stream
         for n in sorted(targets):
             if _same_failure(res, n, targets[n]):
                 cur = best.get(n)

@@ -12,6 +12,7 @@ import os
 import tempfile
 import time
 import traceback
+from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any
 
@@ -56,6 +57,9 @@ def serve(conn: Connection, config: WorkerConfig, log_path: str | None = None) -
         if example is None:
             return
         try:
+            if isinstance(example, Batch):
+                conn.send(("results", session.run_batch(example.examples, progress)))
+                continue
             result = session.run(example, progress)
         except UsageError as e:
             conn.send(("usage", str(e)))
@@ -64,6 +68,13 @@ def serve(conn: Connection, config: WorkerConfig, log_path: str | None = None) -
             conn.send(("error", f"{type(e).__name__}: {e}\n{traceback.format_exc()}"))
             continue
         conn.send(("result", result))
+
+
+@dataclass(frozen=True)
+class Batch:
+    """Several examples in one message (``Session.run_batch``): the worker answers with a list."""
+
+    examples: list[Any]
 
 
 _CTX: Any = None
@@ -149,6 +160,7 @@ class Worker:
         self.restarts = 0
         self.log_path: str | None = None
         self.served = 0
+        self.stopped = False  # the run is over (or interrupted): no restart after this
 
     def start(self) -> None:
         ctx = context(self.config.preload)
@@ -179,15 +191,26 @@ class Worker:
         self.served = 0
 
     def run(self, example: Any) -> ExampleResult:
+        return self._exchange(example, "result", self.timeout)
+
+    def run_batch(self, examples: list[Any]) -> list[ExampleResult]:
+        """Results of ``Session.run_batch``; each step of the batch (building one example,
+        the batch compile, checking one example) has the per-example timeout, the compile one
+        per example in the batch."""
+        return self._exchange(Batch(list(examples)), "results", self.timeout, batch=len(examples))
+
+    def _exchange(self, message: Any, answer: str, timeout: float, batch: int = 0) -> Any:
+        if self.stopped:
+            raise RuntimeError("the run was stopped")
         if self.served >= self.RECYCLE_AFTER:
             self.close()
         if self.proc is None or not self.proc.is_alive():
             self.start()
-        self.served += 1
+        self.served += max(1, batch)
         assert self.conn is not None
-        self.conn.send(example)
+        self.conn.send(message)
         stage = TRANSFORM
-        deadline = time.monotonic() + self.timeout
+        deadline = time.monotonic() + timeout
         while True:
             left = deadline - time.monotonic()
             try:
@@ -197,7 +220,7 @@ class Worker:
             if not ready:
                 self.kill()
                 self.restarts += 1
-                raise WorkerDied(Verdict.HANG, stage, f"no result after {self.timeout:g} s (while at {stage})")
+                raise WorkerDied(Verdict.HANG, stage, f"no result after {timeout:g} s (while at {stage})")
             try:
                 tag, payload = self.conn.recv()
             except (EOFError, OSError):
@@ -209,7 +232,9 @@ class Worker:
                                                  f"while at {stage}{self._log_tail()}") from None
             if tag == "at":
                 stage = payload
-            elif tag == "result":
+                if batch:  # a step of a batch: its own time limit from now
+                    deadline = time.monotonic() + timeout * (batch if payload.endswith("compile") else 1)
+            elif tag == answer:
                 return payload
             elif tag == "usage":
                 raise UsageError(payload)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from passcheck.integrations.reports.breakdown import coverage_line, time_line
+
 
 def render_table(result: Any, console: Any) -> None:
     from rich.markup import escape
@@ -29,6 +31,11 @@ def render_table(result: Any, console: Any) -> None:
         render_drift(result, console)
     if result.rejected:
         console.print(f"{result.rejected} drawn example(s) could not be built and were not counted.")
+    if getattr(result, "replayed", 0):
+        console.print(f"{result.replayed} saved failure(s) from the example database were replayed first.")
+    for line in (time_line(result), coverage_line(result)):
+        if line:
+            console.print(escape(line), highlight=False)
     # Messages quote IR (`X[i0]`, `shape [n]`): escaped, or rich would eat them as markup tags.
     for f in result.findings:
         head = (f"[yellow]KNOWN TVM BUG[/yellow] (kept repro: {escape(f.known_bug)})" if f.known_bug

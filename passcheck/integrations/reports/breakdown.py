@@ -1,0 +1,40 @@
+"""Where the time went and what was exercised: lines under the closing table (and the data the
+HTML report plots)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+# The order stages happen in for one example (others, e.g. a family's own, follow by size).
+STAGE_ORDER = ("generate", "build", "prerequisites", "pass", "lower", "codegen", "run", "reference", "z3",
+               "check", "report")
+
+
+def stages(result: Any) -> list[tuple[str, float]]:
+    """(stage, seconds over all examples), in pipeline order."""
+    t = dict(result.timings)
+    known = [(k, t.pop(k)) for k in STAGE_ORDER if k in t]
+    return known + sorted(t.items(), key=lambda kv: -kv[1])
+
+
+def time_line(result: Any) -> str:
+    spent = stages(result)
+    total = sum(v for _, v in spent)
+    n = max(1, result.examples + result.rejected)
+    if not total:
+        return ""
+    parts = ", ".join(f"{k} {1000 * v / n:.1f} ms ({100 * v / total:.0f}%)" for k, v in spent if v / total >= 0.005)
+    return f"time per example by stage: {parts}; {1000 * total / n:.1f} ms of CPU per example"
+
+
+def coverage_line(result: Any) -> str:
+    cov = result.coverage
+    if not cov:
+        return ""
+    parts = []
+    for category, items in cov.items():
+        if len(items) <= 4:
+            parts.append(f"{category}: " + ", ".join(f"{k} ({v})" for k, v in sorted(items.items(), key=lambda kv: -kv[1])))
+        else:
+            parts.append(f"{len(items)} {category}")
+    return "coverage: " + "; ".join(parts)
