@@ -219,3 +219,43 @@ def test_get_sblock_of_an_init_block_fails_an_internal_check() -> None:
     assert 'T.sblock("B_init")' in sch.mod.script()
     with pytest.raises(tvm.error.InternalError, match=r"stmt2ref\.end\(\)"):
         sch.get_sblock("B_init")
+
+
+# --- bind accepts nested loops bound to the same thread axis ----------------------------------
+#
+# TVM 0.27 bug: ``bind`` lets a loop be bound to blockIdx.x inside a loop already bound to
+# blockIdx.x. Nothing rejects the schedule; the build merges both loops into one launch
+# dimension of the larger extent (17) with no guard, so the outer loop's index (extent 9) runs
+# to 16 and every access through it is out of bounds. bind should refuse with a ScheduleError.
+# Found by ``passcheck bind --target cuda`` (bounds_safe_z3, gpu_bounds_safe_z3: a blockize,
+# a bind of the inner loop, then bind_rest binding the outer one).
+
+
+def test_bind_accepts_nested_loops_bound_to_one_thread_axis() -> None:
+    from tvm import s_tir
+
+    from passcheck.gpu import GpuTarget
+    from passcheck.tir.analysis import check_bounds
+    from passcheck.tir.gpu.build import build
+    from passcheck.tir.kernels import PrimFuncSpec, build_primfunc
+
+    spec = PrimFuncSpec("elementwise", (9, 17), (("depth", 1),), "int32", seed=1)
+    sch = s_tir.Schedule(build_primfunc(spec))
+    outer, inner = sch.get_loops(sch.get_sblock("ew0"))
+    sch.bind(outer, "blockIdx.x")
+    sch.bind(inner, "blockIdx.x")  # accepted: no ScheduleError
+    built = build(sch.mod, GpuTarget())
+    res = check_bounds(built.joined, 10_000)
+    assert res.violations and not res.safe, res.summary()
+
+
+def test_nested_binding_registered_as_a_known_bug() -> None:
+    from passcheck.tir.kernels import PrimFuncSpec
+    from passcheck.tir.schedule import ScheduleExample, Step
+
+    spec = PrimFuncSpec("elementwise", (9, 17), (("depth", 2),), "int32", prologue=True, seed=35029)
+    example = ScheduleExample(spec, (Step("blockize", "pre", (1,), (("preserve_unit_iters", False),)),
+                                     Step("bind", "pre", (0,), (("thread", "blockIdx.x"),)),
+                                     Step("bind_rest", "", (), (("threads", 1),))), prefix=1)
+    assert_recognised("bind@cuda:sm_90", "gpu_bounds_safe_z3", example,
+                      "test_bind_accepts_nested_loops_bound_to_one_thread_axis", ir="tir")

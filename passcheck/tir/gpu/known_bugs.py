@@ -40,3 +40,17 @@ register_known_bug(KnownBug(
     properties=("transformation_does_not_raise",),
     message=r"stmt2ref\.end\(\)",
 ))
+register_known_bug(KnownBug(
+    name="test_bind_accepts_nested_loops_bound_to_one_thread_axis",
+    repro="tests/gpu/test_tvm_bugs_gpu.py",
+    note="bind accepts a loop bound to blockIdx.x inside another loop bound to blockIdx.x; the build merges "
+         "both into one launch dimension of the larger extent with no guard, so the smaller loop's accesses "
+         "run out of bounds, instead of bind refusing with a ScheduleError",
+    subjects=("gpu-target",),
+    properties=("bounds_safe_z3", "gpu_bounds_safe_z3"),
+    message=r"accesses memory out of bounds",
+    # a thread_binding to an axis inside a thread_binding to the same axis (deeper indentation
+    # all the way between them)
+    ir=r'(?m)^( *)for \w+ in T\.thread_binding\([^\n]*thread="(\w+\.\w)"\):\n(?:\1 +[^\n]*\n)*?\1 +for \w+ in '
+       r'T\.thread_binding\([^\n]*thread="\2"\)',
+))

@@ -37,8 +37,9 @@ class Launch:
         return out
 
 
-def max_extent(expr: Any, bounds: dict[int, int]) -> int:
-    """The largest value of ``expr`` with each shape var in [1, its bound]."""
+def max_extent(expr: Any, bounds: dict[int, tuple[int, int]]) -> int:
+    """The largest value of ``expr`` with each shape var in [1, its upper bound] (``bounds``:
+    ``shape_var_limits``, (lo, hi) per var)."""
     import tvm
     from tvm import sym
 
@@ -46,7 +47,8 @@ def max_extent(expr: Any, bounds: dict[int, int]) -> int:
     used: dict[int, Any] = {}
     free_vars(expr, used)
     for k, v in used.items():
-        ana.bind(v, tvm.ir.Range(1, bounds.get(k, 2**31 - 1) + 1))
+        hi = bounds.get(k, (0, 2**31 - 1))[1]
+        ana.bind(v, tvm.ir.Range(1, max(hi, 1) + 1))
     return int(ana.const_int_bound(expr).max_value)
 
 

@@ -96,7 +96,8 @@ def lost_updates(mod: Any, timeout_ms: int = 2000, budget_s: float = 15.0) -> tu
         if not isinstance(func, tirx.PrimFunc):
             continue
         tags = _thread_tags(func)
-        col = _Stores(shape_var_limits(func), *find_tables(func))
+        limits = shape_var_limits(func)
+        col = _Stores(limits, *find_tables(func))
         for p in func.params:
             if is_buffer(p):
                 col.buffers[key(p)] = p
@@ -110,7 +111,7 @@ def lost_updates(mod: Any, timeout_ms: int = 2000, budget_s: float = 15.0) -> tu
             if time.perf_counter() > deadline:
                 unknown.append(f"{buf.name}: Z3 budget of {budget_s:g} s spent")
                 continue
-            answer = _race(store, buf, trail, first, tags, timeout_ms)
+            answer = _race(store, buf, trail, first, tags, timeout_ms, limits)
             if isinstance(answer, LostUpdate):
                 found.append(answer)
             elif answer:
@@ -119,7 +120,7 @@ def lost_updates(mod: Any, timeout_ms: int = 2000, budget_s: float = 15.0) -> tu
 
 
 def _race(store: Any, buf: Any, trail: tuple[Any, ...], first: int, tags: dict[int, str],
-          timeout_ms: int) -> LostUpdate | str | None:
+          timeout_ms: int, limits: dict[int, tuple[int, int]]) -> LostUpdate | str | None:
     ctx = z3.Context()
     host = TrailEncoder(Encoder(ctx=ctx))
     cons = host.path(trail[:first])
@@ -136,6 +137,8 @@ def _race(store: Any, buf: Any, trail: tuple[Any, ...], first: int, tags: dict[i
             term = host.enc.var_term(v)
             if k in host.enc.free:  # a shape var (or a scalar parameter): a size is at least 1
                 cons.append(term >= 1)
+                if k in limits:  # and no larger than an addressable buffer (as in the bounds check):
+                    cons.append(term <= limits[k][1])  # else wrapped indices collide on paper only
     a = TrailEncoder.fresh(ctx, "_a", host.enc.env)
     b = TrailEncoder.fresh(ctx, "_b", host.enc.env)
     try:
