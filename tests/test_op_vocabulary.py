@@ -55,9 +55,10 @@ def check_graph(spec: GraphSpec) -> Outcome:
     dtype = spec.value_dtype(spec.outputs[0])
     out = Outcome(spec, "ran", dtype=dtype, outputs=outputs, refs=refs)
     for i, (got, ref) in enumerate(zip(outputs, refs)):
-        m = compare(got, ref, dtype)
+        out_dtype = spec.value_dtype(spec.outputs[i])
+        m = compare(got, ref, out_dtype)
         if m is not None:
-            out.mismatches.append(f"{spec.ops()} ({dtype}): {m.describe(f'output {i}')}")
+            out.mismatches.append(f"{spec.ops()} ({out_dtype}): {m.describe(f'output {i}')}")
     return out
 
 

@@ -98,7 +98,9 @@ def np_dtype(dtype: str) -> np.dtype:
 def _int_values(decl: TensorDecl, size: int, rng: np.random.Generator) -> np.ndarray:
     """Integers in [lo, hi] (an op's declared interval: divisors away from 0, shift amounts below
     the bit width), both ends included; "wide" spreads magnitudes over the decades."""
-    lo, hi = int(np.ceil(decl.lo)), int(np.floor(decl.hi))
+    rlo, rhi = INT_RANGE[decl.dtype]
+    # the interval is float: int64's ends round to +-2^63, one past the top
+    lo, hi = max(int(np.ceil(decl.lo)), rlo), min(int(np.floor(decl.hi)), rhi)
     if decl.dtype == "bool":
         return rng.integers(max(lo, 0), min(hi, 1) + 1, size).astype(bool)
     if decl.style == "wide" and hi > lo:
