@@ -11,10 +11,10 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from passcheck.core.rounding import UNIT_ROUNDOFF, Approx
+from passcheck.core.rounding import INT_RANGE, UNIT_ROUNDOFF, Approx, unit_roundoff
 from passcheck.relax.build import build_module
 from passcheck.relax.graphs import GraphBias, relax_graphs
-from passcheck.relax.ops.base import DrawContext, attrs_key, op_registry
+from passcheck.relax.ops.base import SAFE_MAGNITUDE, DrawContext, attrs_key, op_registry
 from passcheck.relax.reference import evaluate
 from passcheck.relax.spec import GraphSpec, const_array, input_arrays
 from passcheck.relax.tolerance import SAFETY, compare
@@ -25,6 +25,7 @@ from tvm import relax  # noqa: E402
 from passcheck.relax.execution import run_relax  # noqa: E402
 
 RANK4_OPS = {"conv2d", "max_pool2d", "avg_pool2d"}  # need NCHW values: start graphs from one
+DTYPES = ("float32", "float16", "bfloat16", "float64", "int8", "int16", "int32", "int64", "uint8", "bool")
 
 
 @dataclass
@@ -85,9 +86,11 @@ def failures(outcomes: list[Outcome]) -> list[str]:
 def biased_towards(op: str, max_nodes: int = 5) -> GraphBias:
     spec = op_registry()[op]
     others = tuple((o, 0.3) for o in op_registry() if o != op)
+    # ops of other dtypes than float32 (bitwise, logical) start from one of OTHER_DTYPES
+    other = 0.0 if spec.dtypes is None else 0.3 if spec.accepts("float32") else 1.0
     return GraphBias(op_weights=((op, 20.0),) + others, max_nodes=max_nodes,
-                     float16=0.3 if spec.float16 else 0.0, symbolic=0.2 if spec.symbolic else 0.0,
-                     first_ranks=(4,) if op in RANK4_OPS else (1, 2, 3, 4))
+                     float16=0.3 if spec.accepts("float16") else 0.0, symbolic=0.2 if spec.symbolic else 0.0,
+                     first_ranks=(4,) if op in RANK4_OPS else (1, 2, 3, 4), other_dtypes=other)
 
 
 @pytest.mark.parametrize("op", sorted(op_registry()))
@@ -102,6 +105,16 @@ def test_op_matches_reference(op: str) -> None:
 # -- every op's draw is honest: reference shape and values match what it declared ---------------
 
 INTERVALS = ((-1.0, 1.0), (0.0, 1.0), (-100.0, 100.0), (0.5, 2.0), (-3.0, -1.0), (5.0, 5.001))
+INT_INTERVALS = ((-100.0, 100.0), (0.0, 100.0), (-128.0, 127.0), (1.0, 7.0), (0.0, 1.0), (-3.0, -1.0))
+
+
+def _intervals(dtype: str) -> tuple[tuple[float, float], ...]:
+    if dtype == "bool":
+        return ((0.0, 1.0),)
+    if dtype in INT_RANGE:
+        lo, hi = INT_RANGE[dtype]
+        return tuple(iv for iv in INT_INTERVALS if lo <= iv[0] and iv[1] <= hi)
+    return INTERVALS
 
 
 @pytest.mark.parametrize("name", sorted(op_registry()))
@@ -114,20 +127,21 @@ def test_draw_declares_shape_and_interval(name: str) -> None:
     @given(st.data())
     def check(data: st.DataObject) -> None:
         nonlocal drawn_count
-        dtype = data.draw(st.sampled_from(("float32", "float16") if op.float16 else ("float32",)))
-        ctx = DrawContext(data.draw, dtype, symbolic_ok=False, limit=1e6 if dtype == "float32" else 2e3)
+        dtype = data.draw(st.sampled_from([d for d in DTYPES if op.accepts(d)]))
+        ctx = DrawContext(data.draw, dtype, symbolic_ok=False, limit=SAFE_MAGNITUDE.get(dtype, 1e6))
         rank = 4 if name in RANK4_OPS else data.draw(st.integers(1, 4))
         shape = tuple(data.draw(st.sampled_from((1, 2, 3, 4, 5, 7))) for _ in range(rank))
         for _ in range(data.draw(st.integers(0, 2))):  # values an op may pick as other operands
-            ctx.fresh(shape, *data.draw(st.sampled_from(INTERVALS)))
-        first = ctx.info(ctx.fresh(shape, *data.draw(st.sampled_from(INTERVALS))))
+            ctx.fresh(shape, *data.draw(st.sampled_from(_intervals(dtype))))
+        first = ctx.info(ctx.fresh(shape, *data.draw(st.sampled_from(_intervals(dtype)))))
         drawn = op.draw(ctx, first)
         if drawn is None:
             return
         drawn_count += 1
         arrays = {-1 - i: const_array(d) for i, d in enumerate(ctx.inputs)}
+        out_dtype = drawn.dtype or ctx.info(drawn.args[0]).dtype
         ref = op.reference([Approx.exact(arrays[a]) for a in drawn.args], dict(attrs_key(drawn.attrs)),
-                           UNIT_ROUNDOFF[dtype])
+                           unit_roundoff(out_dtype))
         assert ref.v.shape == tuple(drawn.shape), drawn
         slack = 1e-9 * max(1.0, abs(drawn.lo), abs(drawn.hi))
         assert np.all((ref.v >= drawn.lo - slack) & (ref.v <= drawn.hi + slack)), drawn

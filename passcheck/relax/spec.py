@@ -122,7 +122,7 @@ def tensor_values(decl: TensorDecl, shape: tuple[int, ...], rng: np.random.Gener
     if decl.style == "narrow":
         # A near-constant tensor: variance ~ ((hi-lo)*1e-3)^2 stresses normalisation.
         centre = rng.uniform(lo, hi)
-        v = centre + (hi - lo) * 1e-3 * rng.uniform(-1.0, 1.0, size)
+        v = np.clip(centre + (hi - lo) * 1e-3 * rng.uniform(-1.0, 1.0, size), lo, hi)  # [lo, hi] is a promise
     elif decl.style == "wide":
         # Large dynamic range: magnitudes spread log-uniformly over several decades up to max|lo|,|hi|.
         top = max(abs(lo), abs(hi), 1e-30)

@@ -159,7 +159,7 @@ _select("minimum", np.minimum)
 # -- float math ---------------------------------------------------------------------------------------
 
 def _atan2_draw(ctx: DrawContext, first: ValueInfo) -> Drawn | None:
-    b = same_dtype_operand(ctx, first, -1e6, 1e6)
+    b = same_dtype_operand(ctx, first, -ctx.limit, ctx.limit, fresh=(-1.0, 1.0))
     return _drawn(ctx, first, b, -math.pi, math.pi)
 
 
@@ -214,7 +214,7 @@ register_op(OpSpec("power", "relax.power", "broadcast", _power_draw, _build("pow
 
 
 def _lae_draw(ctx: DrawContext, first: ValueInfo) -> Drawn | None:
-    b = same_dtype_operand(ctx, first, -1e6, 1e6)
+    b = same_dtype_operand(ctx, first, -ctx.limit, ctx.limit, fresh=(-1.0, 1.0))
     info = ctx.info(b)
     lo = max(first.lo, info.lo)
     hi = max(first.hi, info.hi) + math.log(2.0)

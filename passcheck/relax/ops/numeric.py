@@ -94,10 +94,11 @@ def full_interval(dtype: str) -> tuple[float, float]:
 
 
 def same_dtype_operand(ctx: DrawContext, first: ValueInfo, lo: float, hi: float, *,
-                       reuse: bool = True, style: str | None = None) -> int:
+                       fresh: tuple[float, float] | None = None, style: str | None = None) -> int:
     """A second operand of ``first``'s dtype: an existing broadcast-compatible value within
-    ``[lo, hi]`` (DAG fan-in) or a fresh input of a broadcast-compatible shape."""
-    if reuse and ctx.draw(st.booleans()):
+    ``[lo, hi]`` (DAG fan-in) or a fresh input of a broadcast-compatible shape, in ``fresh``
+    (default ``[lo, hi]``)."""
+    if ctx.draw(st.booleans()):
         def fits(v: ValueInfo) -> bool:
             out = broadcast_shapes(first.shape, v.shape)
             return (v.vid != first.vid and v.dtype == first.dtype and out is not None and len(out) == first.rank
@@ -106,7 +107,7 @@ def same_dtype_operand(ctx: DrawContext, first: ValueInfo, lo: float, hi: float,
         other = ctx.pick(fits)
         if other is not None:
             return other.vid
-    return ctx.fresh(broadcast_like(ctx, first.shape), lo, hi, dtype=first.dtype, style=style)
+    return ctx.fresh(broadcast_like(ctx, first.shape), *(fresh or (lo, hi)), dtype=first.dtype, style=style)
 
 
 def broadcast_like(ctx: DrawContext, shape: tuple) -> tuple:

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from passcheck.core.rounding import DTYPE_MAX, Approx
-from passcheck.relax.ops.base import DrawContext, Drawn, OpSpec, ValueInfo, chance, register_op
+from passcheck.relax.ops.base import DrawContext, Drawn, OpSpec, ValueInfo, register_op
 from passcheck.relax.ops.numeric import (
     ALL,
     BOOL,
@@ -45,13 +45,11 @@ def _build(name: str) -> Callable[[list[Any], dict[str, Any]], Any]:
     return build
 
 
-def _operand(ctx: DrawContext, first: ValueInfo, domain: Interval, fresh: Interval) -> ValueInfo | None:
-    """``first`` if all its values are in the op's ``domain``; otherwise, sometimes, a fresh input
-    of its shape and dtype in ``fresh`` (so domain-limited ops still appear in most graphs)."""
+def _operand(ctx: DrawContext, first: ValueInfo, domain: Interval, fresh: Interval) -> ValueInfo:
+    """``first`` if all its values are in the op's ``domain``; otherwise a fresh input of its
+    shape and dtype in ``fresh`` (so domain-limited ops still appear in most graphs)."""
     if domain[0] <= first.lo and first.hi <= domain[1]:
         return first
-    if not chance(ctx.draw, 0.5):
-        return None
     return ctx.info(ctx.fresh(first.shape, *fresh, dtype=first.dtype))
 
 
@@ -74,8 +72,6 @@ def float_unary(name: str, f: Callable[[np.ndarray], np.ndarray], interval: Call
 
     def draw(ctx: DrawContext, first: ValueInfo) -> Drawn | None:
         x = _operand(ctx, first, domain, fresh)
-        if x is None:
-            return None
         lo, hi = interval(x.lo, x.hi)
         return Drawn((x.vid,), {}, x.shape, lo, hi)
 
