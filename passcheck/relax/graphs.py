@@ -45,7 +45,7 @@ class GraphBias:
     symbolic: float = 0.15  # chance the first input has a symbolic leading dim
     float16: float = 0.0  # chance the graph is float16 (only ops that support it)
     other_dtypes: float = 0.1  # chance the first input has one of OTHER_DTYPES
-    dtype: str | None = None  # the first input's dtype, when given (tests of one dtype)
+    dtypes: tuple[str, ...] = ()  # the first input's dtype is drawn among these, when given
     first_ranks: tuple[int, ...] = (1, 2, 3, 4)
     allow_special: bool = False  # NaN/Inf input values
     square: float = 0.0  # chance a rank-4 first input has H == W (layout bugs that swap H and W)
@@ -75,8 +75,8 @@ def _first_interval(draw: Any, dtype: str) -> tuple[float, float]:
 def relax_graphs(draw: Any, bias: GraphBias = GraphBias()) -> GraphSpec:
     ops = op_registry()
     dtype = "float16" if chance(draw, bias.float16) else "float32"
-    if bias.dtype is not None:
-        dtype = bias.dtype
+    if bias.dtypes:
+        dtype = draw(st.sampled_from(bias.dtypes))
     elif chance(draw, bias.other_dtypes):
         dtype = draw(st.sampled_from(OTHER_DTYPES))
     # ops of the first input's dtype, and those declaring their dtypes (other dtypes than the
