@@ -25,8 +25,9 @@ FAMILIES = {
     "rounding, sign, clip": ("ceil", "floor", "round", "trunc", "sign", "abs", "negative", "square", "clip"),
     "integer": ("bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "left_shift", "right_shift",
                 "floor_divide", "floor_mod", "mod", "maximum", "minimum"),
-    "bool": ("logical_and", "logical_or", "logical_xor", "logical_not", "isnan", "isinf", "isfinite", "where"),
-    "comparison, cast": ("equal", "greater", "greater_equal", "less", "less_equal", "not_equal", "astype"),
+    "bool": ("logical_and", "logical_or", "logical_xor", "logical_not", "where"),
+    "comparison, cast": ("equal", "greater", "greater_equal", "less", "less_equal", "not_equal", "astype", "isnan",
+                         "isinf", "isfinite"),
 }
 
 
@@ -35,7 +36,7 @@ def test_family_graphs_build_run_and_match(family: str) -> None:
     ops = FAMILIES[family]
     weights = tuple((o, 10.0 if o in ops else 0.2) for o in op_registry())
     first = ("bool",) if family == "bool" else ("int8", "int32", "int64", "uint8") if family == "integer" else ()
-    outcomes = campaign(GraphBias(op_weights=weights, max_nodes=6, other_dtypes=0.5, dtypes=first), 40)
+    outcomes = campaign(GraphBias(op_weights=weights, max_nodes=8, other_dtypes=0.5, dtypes=first), 60)
     assert not failures(outcomes), "\n".join(failures(outcomes)[:5])
     drawn = {op for o in outcomes for op in o.spec.ops()}
     assert set(ops) - {"log_add_exp"} <= drawn, f"never drawn: {set(ops) - drawn}"
