@@ -146,3 +146,17 @@ def test_a_symbolic_kernel_bound_to_blocks_has_no_race_and_a_launch_with_its_sha
         G.launch_within_device_limits(case)
     except Discard as e:  # n blocks may exceed the device's grid: refused by design, not a crash
         assert "exten" in str(e) or "limit" in str(e), e
+
+
+def test_a_cpu_only_schedule_completed_for_the_gpu_is_not_run_on_the_cpu() -> None:
+    # Found by `passcheck schedule --target cuda` (a false alarm, now fixed): a sequence of CPU
+    # primitives ended by bind_rest stayed "executable", and the CPU execution property built the
+    # GPU-bound kernel for llvm ("InternalError: not implemented" on every such example).
+    import passcheck.properties.tir_generic as T
+
+    split = Step("split", "ew0", (0,), (("factors", (2, None)),))
+    case = case_of("split", ScheduleExample(ELEMENTWISE_10, (split, REST)))
+    assert case.raised is None and "threadIdx" in case.after.script()
+    assert not case.executable
+    with pytest.raises(Discard, match="not executable on CPU"):
+        T.equivalent_by_execution(case)

@@ -95,6 +95,9 @@ class GpuTirSubject(Subject):
             case.trace.append(f"{rest.describe()}  # raised {type(e).__name__}")
             return case
         case.after = sch.mod
+        # Bound to GPU threads now, whatever the inner steps were: the CPU build rejects it
+        # ("not implemented"), so execution is gpu_matches_cpu's, on the GPU.
+        case.executable = False
         return case
 
     def check_bundle_entry(self, entry: Any) -> tuple[Verdict, str]:
