@@ -45,6 +45,9 @@ class GpuTirSubject(Subject):
         self.base = base
         self.target = target
         self.name = with_target(base.name, target)
+        # The base's names too: a TVM bug kept for ``schedule`` shows up as well when the same
+        # schedule is then bound and built for a GPU, and must be recognised there.
+        self.aliases = base.names
         self.groups = (*base.groups, GPU_GROUP)
         self.summary = f"{base.summary}, built for {target.name}"
 
