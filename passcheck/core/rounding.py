@@ -29,10 +29,6 @@ _UNDERFLOW = {UNIT_ROUNDOFF["float16"]: 2.0**-25, UNIT_ROUNDOFF["float32"]: 2.0*
               UNIT_ROUNDOFF["float64"]: 2.0**-1075, UNIT_ROUNDOFF["bfloat16"]: 2.0**-134}
 
 
-def is_float(dtype: str) -> bool:
-    return dtype in UNIT_ROUNDOFF
-
-
 def unit_roundoff(dtype: str) -> float:
     """``u`` of a float dtype; 0 for integers and bool, which round nothing (they wrap)."""
     return UNIT_ROUNDOFF.get(dtype, 0.0)
