@@ -22,6 +22,8 @@ class RelaxCase(Case):
     ``after``     the output of the pass under test (plus its fixed follow-ups, e.g. FuseTIR)
     ``stages``    intermediate modules by name (e.g. ``stages["FuseOps"]`` before FuseTIR)
     ``transform`` the pass under test, to apply again (idempotence)
+    ``prerequisite_raised`` what a prerequisite of the pass under test raised ("" when none
+                  did); ``before`` is then that prerequisite's input and ``after`` is None
     """
 
     ir = "relax"
@@ -43,6 +45,7 @@ class RelaxCase(Case):
         # set when the float64 reference does not apply to ``after`` (a pass sequence that
         # computes in float16 by design): numeric comparisons are then unknown, with this reason
         self.no_reference = ""
+        self.prerequisite_raised = ""
 
     @property
     def dtype(self) -> str:

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from passcheck.core import timing
 from passcheck.core.corpus import CorpusModule
-from passcheck.core.errors import GeneratorRejected, UsageError
+from passcheck.core.errors import UsageError
 from passcheck.core.subject import Family, Options, Subject, register_family, register_subject
 from passcheck.relax.case import RelaxCase
 from passcheck.relax.corpus import corpus_case
@@ -106,11 +106,17 @@ class RelaxPassSubject(Subject):
             case = kind_of(example).new_case(self.name, example)  # a drawn graph, a mutant, a seed model
         case.co_run = {a: b for a, b in self.co_run} | {b: a for a, b in self.co_run}
         case.prepare = self.prepare
-        try:
-            with timing.stage("prerequisites"):
-                prepared = self.prepare(case.built)
-        except Exception as e:  # noqa: BLE001 - a prerequisite failing means we cannot test this graph
-            raise GeneratorRejected(f"prerequisite failed: {type(e).__name__}: {_last_line(e)}") from e
+        prepared = case.built
+        for name in self.prerequisites:
+            try:
+                with timing.stage("prerequisites"):
+                    prepared = getattr(_t(), name)()(prepared)
+            except Exception as e:  # noqa: BLE001 - TVM failing on a valid graph is a finding, whichever pass
+                # ``before`` is what the failing prerequisite was given: the repro's input
+                case.before = prepared
+                case.prerequisite_raised = (f"{name} (run before {self.name}) raised "
+                                            + "".join(traceback.format_exception_only(type(e), e)).strip())
+                return case
         case.before = prepared
         follow = [getattr(_t(), n)() for n in self.follow_ups]
 
