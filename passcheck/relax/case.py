@@ -119,7 +119,7 @@ class RelaxCase(Case):
             return 0, Mismatch((), float("nan"), float("nan"), 0.0, 0, 0,
                                shape_note=f"{len(outputs)} tensors returned, the input graph returns {len(refs)}")
         for i, (got, ref) in enumerate(zip(outputs, refs)):
-            m = compare(got, ref, self.dtype)
+            m = compare(got, ref, ref.dtype or self.dtype)  # each output in its own dtype
             if m is not None:
                 return i, m
         return None

@@ -79,6 +79,8 @@ def relax_graphs(draw: Any, bias: GraphBias = GraphBias()) -> GraphSpec:
         dtype = bias.dtype
     elif chance(draw, bias.other_dtypes):
         dtype = draw(st.sampled_from(OTHER_DTYPES))
+        if not any(o.accepts(dtype) for o in ops.values()):
+            dtype = "float32"  # no op declared for it yet
     # ops of the first input's dtype, and those declaring their dtypes (other dtypes than the
     # first input's come from astype and comparisons)
     names = [n for n, o in sorted(ops.items()) if bias.weight(n) > 0 and (o.accepts(dtype) or o.dtypes)]
