@@ -26,7 +26,14 @@ from hypothesis import strategies as st
 from passcheck.core.rounding import Approx
 from passcheck.relax.ops.base import DrawContext, Drawn, OpSpec, ValueInfo, register_op
 from passcheck.relax.ops.bounds import gamma, sum_error, underflow
-from passcheck.relax.ops.drawing import count_range, draw_axes, draw_axis, normalize_axes, relax_ops, spelled_axis
+from passcheck.relax.ops.drawing import (
+    count_range,
+    draw_axes,
+    draw_axis,
+    normalize_axes,
+    relax_ops,
+    spelled_axis,
+)
 
 IDENTITY = {"sum", "prod"}  # reductions defined on an empty set
 
