@@ -28,6 +28,8 @@ from passcheck.relax.ops.base import (
 from passcheck.relax.spec import GraphSpec, Node, TensorDecl
 
 DIMS = (1, 2, 3, 4, 5, 6, 7, 8, 11, 13)  # primes and 1s on purpose
+SYM_NAMES = ("n", "m", "k")
+SYM_SIZES = (1, 2, 3, 5, 7, 0)  # run-time values of shape variables: 1 first (it shrinks there)
 # dtypes a graph's first input may have besides float32/float16 (bfloat16 compiles for the CPU
 # with llvm in TVM 0.27: its arithmetic is done in float32 and rounded back)
 OTHER_DTYPES = ("float64", "bfloat16", "int8", "int16", "int32", "int64", "uint8", "bool")
@@ -42,7 +44,8 @@ class GraphBias:
     max_nodes: int = 8
     const_bias: float = 0.25  # chance a fresh input is a constant rather than a parameter
     prefer_const: float = 0.0  # chance an op's first operand is taken among constant-only values
-    symbolic: float = 0.15  # chance the first input has a symbolic leading dim
+    symbolic: float = 0.15  # chance the first input has symbolic dims (one to three, anywhere)
+    zero_size: float = 0.05  # chance the first input has a dim of extent 0
     float16: float = 0.0  # chance the graph is float16 (only ops that support it)
     other_dtypes: float = 0.1  # chance the first input has one of OTHER_DTYPES
     dtype: str | None = None  # the first input's dtype, when given (tests of one dtype)
@@ -57,6 +60,18 @@ class GraphBias:
 
 def _dims(draw: Any, rank: int) -> list[int]:
     return [draw(st.sampled_from(DIMS)) for _ in range(rank)]
+
+
+def _symbolic_dims(draw: Any, shape: list[Any], sizes: dict[str, int]) -> None:
+    """Make one to three dims of ``shape`` symbolic, in any position; a name may come back (equal
+    extents); each name is bound at run time to 0, 1 or a prime (<= SYM_MAX, ops.bounds)."""
+    rank = len(shape)
+    positions = draw(st.lists(st.integers(0, rank - 1), min_size=1, max_size=min(rank, 3), unique=True))
+    for p in positions:
+        name = draw(st.sampled_from(SYM_NAMES))
+        shape[p] = name
+        if name not in sizes:
+            sizes[name] = draw(st.sampled_from(SYM_SIZES))
 
 
 def _first_interval(draw: Any, dtype: str) -> tuple[float, float]:
@@ -95,10 +110,11 @@ def relax_graphs(draw: Any, bias: GraphBias = GraphBias()) -> GraphSpec:
     shape: list[Any] = _dims(draw, rank)
     if rank == 4 and chance(draw, bias.square):
         shape[3] = shape[2]
+    if rank and chance(draw, bias.zero_size):
+        shape[draw(st.integers(0, rank - 1))] = 0
     sym_sizes: dict[str, int] = {}
     if rank and chance(draw, bias.symbolic):
-        shape[0] = "n"
-        sym_sizes["n"] = draw(st.sampled_from((1, 2, 3, 5, 7)))
+        _symbolic_dims(draw, shape, sym_sizes)
     lo, hi = _first_interval(draw, dtype)
     special = bias.allow_special and dtype not in INT_RANGE and draw(st.booleans())
     ctx.fresh(tuple(shape), lo, hi, const=False, style="special" if special else None)

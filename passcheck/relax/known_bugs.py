@@ -163,6 +163,16 @@ register_known_bug(KnownBug(
     repro="tests/expected_findings/test_legalize_median_keepdims_all_axes.py",
     note="LegalizeOps lowers median(x, axis=None, keepdims=True) to a (1,) result while Relax types it with "
          "x's rank (1, 1, ...): consumers fail LegalizeOps on the rank, a bare output has the wrong shape",
-    message=r"ndim|rank|shape \[1\], the reference has shape \[1(?:, 1)+\]",
+    # a consumer failing LegalizeOps; the wrong shape at run time; FoldConstant folding it (the
+    # folded constant has the kernel's shape, so main's return type changes)
+    message=r"ndim|rank|shape \[1\], the reference has shape \[1(?:, 1)+\]|"
+            r"R\.Tensor\(\(1(?:, 1)+\)[^\n]*\) became R\.Tensor\(\(1,\)",
     ir=r"R\.median\([^\n]*axis=None, keepdims=True",
+))
+register_known_bug(KnownBug(
+    name="test_vm_zero_size_numpy_input",
+    repro="tests/expected_findings/test_vm_zero_size_numpy_input.py",
+    note="the VM refuses a zero-size NumPy argument ('expected to be compact array': NumPy gives empty arrays "
+         "zero strides); a copy into a TVM tensor runs",
+    message=r"expected to be compact array",
 ))

@@ -184,6 +184,9 @@ def _arg(a: Approx, axis: int | None, keep: bool, largest: bool) -> Approx:
     elsewhere unknown (e = inf), as is a group holding a NaN."""
     from passcheck.relax.tolerance import allowed
 
+    if a.v.size == 0:  # an empty output, or no element to pick (a symbolic extent bound to 0)
+        shape = np.sum(a.v, axis=None if axis is None else axis, keepdims=keep).shape
+        return Approx(np.zeros(shape, np.int64), np.full(shape, np.inf), "int64")
     x = a.v.reshape(-1) if axis is None else a.v
     slack = allowed(a, a.dtype or "float32")
     slack = slack.reshape(-1) if axis is None else slack
