@@ -46,6 +46,8 @@ class RelaxCase(Case):
         # computes in float16 by design): numeric comparisons are then unknown, with this reason
         self.no_reference = ""
         self.prerequisite_raised = ""
+        # parameters passed to the VM as TVM tensor copies rather than NumPy arrays (drawn)
+        self.tensor_inputs = bool(getattr(spec, "tensor_inputs", False))
 
     @property
     def dtype(self) -> str:
@@ -72,14 +74,16 @@ class RelaxCase(Case):
                 if tvm_ffi.structural_equal(other, mod):
                     return outputs
             if which in self.pipeline_for:
-                outputs = execution.run_relax(mod, self.params(), pipeline=self.pipeline_for[which])
+                outputs = execution.run_relax(mod, self.params(), pipeline=self.pipeline_for[which],
+                                               tensors=self.tensor_inputs)
                 self._runs.append((mod, outputs))
                 return outputs
             partner = self.co_run.get(which)
             if partner is not None and ("run", partner) not in self._memo:
                 other = self._module(partner)
                 try:
-                    outputs, other_outputs = execution.run_relax_pair(mod, other, self.params(), self.entry)
+                    outputs, other_outputs = execution.run_relax_pair(mod, other, self.params(), self.entry,
+                                                                        self.tensor_inputs)
                 except Exception:  # noqa: BLE001 - compile apart so a failure is blamed on its module
                     pass
                 else:
@@ -87,7 +91,7 @@ class RelaxCase(Case):
                     self._runs.append((other, other_outputs))
                     self._memo[("run", partner)] = other_outputs
                     return outputs
-            outputs = execution.run_relax(mod, self.params(), self.entry)
+            outputs = execution.run_relax(mod, self.params(), self.entry, tensors=self.tensor_inputs)
             self._runs.append((mod, outputs))
             return outputs
         return self.memo(("run", which), go)

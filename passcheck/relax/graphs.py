@@ -52,6 +52,7 @@ class GraphBias:
     first_ranks: tuple[int, ...] = (1, 2, 3, 4)
     allow_special: bool = False  # NaN/Inf input values
     square: float = 0.0  # chance a rank-4 first input has H == W (layout bugs that swap H and W)
+    tensor_inputs: float = 0.5  # chance the inputs reach the VM as TVM tensor copies, not NumPy arrays
     extra: tuple[tuple[str, Any], ...] = field(default=())  # strategies for pass-specific extras
 
     def weight(self, op: str) -> float:
@@ -174,5 +175,9 @@ def relax_graphs(draw: Any, bias: GraphBias = GraphBias()) -> GraphSpec:
             outputs.insert(0, extra_out)
     extras = tuple((k, draw(s)) for k, s in bias.extra)
     seed = draw(st.integers(0, 2**16))
+    # how the inputs reach the VM, drawn last (the earlier draws stay as they were): NumPy arrays
+    # (where it refuses zero-size ones, a kept TVM bug) or TVM tensor copies (where they run)
+    tensors = chance(draw, bias.tensor_inputs)
     inputs: tuple[TensorDecl, ...] = tuple(ctx.inputs)
-    return GraphSpec(inputs, spec_nodes, tuple(outputs), tuple(sorted(sym_sizes.items())), seed, True, extras)
+    return GraphSpec(inputs, spec_nodes, tuple(outputs), tuple(sorted(sym_sizes.items())), seed, True, extras,
+                     tensors)

@@ -55,6 +55,9 @@ class GraphSpec:
     input_seed: int = 0
     dataflow: bool = True
     extra: tuple[tuple[str, object], ...] = field(default=())  # pass-specific draws (e.g. layouts)
+    # how the parameters reach the VM: NumPy arrays as they are (TVM wraps them without a copy;
+    # the VM refuses zero-size ones, a kept TVM bug) or copies into TVM tensors
+    tensor_inputs: bool = False
 
     @property
     def num_values(self) -> int:
