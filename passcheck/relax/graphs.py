@@ -53,6 +53,13 @@ class GraphBias:
     allow_special: bool = False  # NaN/Inf input values
     square: float = 0.0  # chance a rank-4 first input has H == W (layout bugs that swap H and W)
     tensor_inputs: float = 0.5  # chance the inputs reach the VM as TVM tensor copies, not NumPy arrays
+    special_consts: float = 0.0  # chance a fresh float constant holds NaN/+-Inf/0 (DrawContext)
+    equal_extents: float = 0.0  # chance the first input has one extent on several axes
+    reuse: float = 0.0  # chance an op's first operand is a value that already has a consumer
+    # (consumer, producer) pairs, each an op name or OpSpec.pattern: with chance ``fed``, an op
+    # matching a consumer takes as first operand the output of an op matching its producer
+    fed_by: tuple[tuple[str, str], ...] = ()
+    fed: float = 0.0
     extra: tuple[tuple[str, Any], ...] = field(default=())  # strategies for pass-specific extras
 
     def weight(self, op: str) -> float:
@@ -106,11 +113,19 @@ def relax_graphs(draw: Any, bias: GraphBias = GraphBias()) -> GraphSpec:
     choose_op = st.sampled_from(menu)
     ctx = DrawContext(draw, dtype, symbolic_ok=True, const_bias=bias.const_bias,
                       limit=SAFE_MAGNITUDE.get(dtype, SAFE_MAGNITUDE["float32"]))
+    # a graph whose float constants hold NaN/+-Inf/0 (all of them, so that whole constant
+    # subgraphs are non-finite), or none
+    ctx.special_consts = 1.0 if chance(draw, bias.special_consts) else 0.0
 
     rank = draw(st.sampled_from(bias.first_ranks))
     shape: list[Any] = _dims(draw, rank)
     if rank == 4 and chance(draw, bias.square):
         shape[3] = shape[2]
+    if rank >= 2 and chance(draw, bias.equal_extents):
+        axes = draw(st.lists(st.integers(0, rank - 1), min_size=2, max_size=rank, unique=True))
+        extent = draw(st.sampled_from(DIMS[1:]))  # not 1: equal unit dims are everywhere anyway
+        for a in axes:
+            shape[a] = extent
     if rank and chance(draw, bias.zero_size):
         shape[draw(st.integers(0, rank - 1))] = 0
     sym_sizes: dict[str, int] = {}
@@ -123,6 +138,8 @@ def relax_graphs(draw: Any, bias: GraphBias = GraphBias()) -> GraphSpec:
         ctx.fresh(tuple(d if isinstance(d, int) else 1 for d in shape), lo, hi, const=True)
 
     nodes: list[tuple[str, str, Drawn]] = []
+    has_consumer: set[int] = set()  # values with a consumer (reuse gives them more)
+    producer: dict[int, str] = {}  # value id -> the op that computed it
     n_nodes = draw(st.integers(bias.min_nodes, bias.max_nodes))
     attempts = 0
     while len(nodes) < n_nodes and attempts < 4 * n_nodes + 8:
@@ -130,11 +147,21 @@ def relax_graphs(draw: Any, bias: GraphBias = GraphBias()) -> GraphSpec:
         name = draw(choose_op)
         op = ops[name]
         const_first = chance(draw, bias.prefer_const)
+        feeders = {p for c, p in bias.fed_by if c in (name, op.pattern)}
+        fed = bool(feeders) and chance(draw, bias.fed)
+        reused = chance(draw, bias.reuse)
 
         def ok(v: ValueInfo, op: Any = op, const_first: bool = const_first) -> bool:
             return (op.symbolic or v.static) and (v.const_only or not const_first) and op.accepts(v.dtype)
 
-        first = ctx.pick(ok)
+        def wanted(v: ValueInfo, feeders: set[str] = feeders, fed: bool = fed, reused: bool = reused) -> bool:
+            made_by = producer.get(v.vid)
+            return ((not fed or (made_by is not None and {made_by, ops[made_by].pattern} & feeders))
+                    and (not reused or v.vid in has_consumer))
+
+        # the biased choice when a value fits it, any fitting value otherwise
+        first = ctx.pick(lambda v, ok=ok, wanted=wanted: ok(v) and wanted(v)) if fed or reused else None
+        first = first or ctx.pick(ok)
         if first is None:
             continue
         drawn = op.draw(ctx, first)
@@ -147,6 +174,8 @@ def relax_graphs(draw: Any, bias: GraphBias = GraphBias()) -> GraphSpec:
             continue
         vid = len(nodes)
         nodes.append((name, out_dtype, drawn))
+        has_consumer.update(drawn.args)
+        producer[vid] = name
         const_only = all(ctx.info(a).const_only for a in drawn.args)
         ctx.values.append(ValueInfo(vid, tuple(drawn.shape), out_dtype, drawn.lo, drawn.hi, const_only))
     if not nodes:
