@@ -176,3 +176,21 @@ register_known_bug(KnownBug(
          "zero strides); a copy into a TVM tensor runs",
     message=r"expected to be compact array",
 ))
+register_known_bug(KnownBug(
+    name="test_divide_by_constant_zero",
+    repro="tests/expected_findings/test_divide_by_constant_zero.py",
+    note="LegalizeOps (and FoldConstant, which legalizes what it folds) raises 'Divide by zero' on a float "
+         "divide by a scalar constant 0.0: the arithmetic simplifier refuses x / 0f (IEEE gives +-Inf/NaN)",
+    message=r"Divide by zero",
+    ir=r"R\.divide\(",
+))
+register_known_bug(KnownBug(
+    name="test_convert_layout_conv2d_w_before_h",
+    repro="tests/expected_findings/test_convert_layout_conv2d_w_before_h.py",
+    note="ConvertLayout to a conv2d data layout with W before H (NCWH, CNWH, ...) keeps the padding as it "
+         "is: H and W of the output come out exchanged (wrong shape, or wrong numbers when H == W)",
+    subjects=("AlterOpLayout",),
+    properties=("semantics_preserved",),
+    message=r"wrong numbers",
+    ir=r'R\.nn\.conv2d\([^\n]*data_layout="[NC]*W[NC]*H',
+))
