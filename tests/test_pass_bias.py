@@ -184,3 +184,13 @@ def test_folded_non_finite_constants_are_no_false_alarm() -> None:
 
 def _draw_bias(bias: object, n: int) -> list[GraphSpec]:
     return _example_values(relax_graphs(bias), n)  # type: ignore[arg-type, return-value]
+
+
+def test_first_difference_of_zero_dimensional_outputs() -> None:
+    """A 0-d output (a full reduction) that differs made matches_unfused_bitwise raise (NumPy
+    refuses nonzero() on 0-d arrays) instead of reporting the difference."""
+    from passcheck.properties.fuse_ops import first_difference
+
+    assert first_difference(np.array(2.0, "float32"), np.array(0.0, "float32")) == ((), 1)
+    assert first_difference(np.array([0.0, 1.0], "float32"), np.array([-0.0, 1.0], "float32")) == ((0,), 2)
+    assert first_difference(np.array([1.0, 3.0]), np.array([1.0, 2.0])) == ((1,), 1)
