@@ -28,6 +28,7 @@ class RelaxCase(Case):
 
     ir = "relax"
     entry = "main"  # the function run and compared (a given module may not have ``main``)
+    tensor_inputs = False  # parameters passed to the VM as TVM tensor copies (drawn graphs draw it)
 
     def __init__(self, subject: str, spec: GraphSpec) -> None:
         super().__init__(subject, spec)
@@ -46,7 +47,6 @@ class RelaxCase(Case):
         # computes in float16 by design): numeric comparisons are then unknown, with this reason
         self.no_reference = ""
         self.prerequisite_raised = ""
-        # parameters passed to the VM as TVM tensor copies rather than NumPy arrays (drawn)
         self.tensor_inputs = bool(getattr(spec, "tensor_inputs", False))
 
     @property
