@@ -39,8 +39,8 @@ def _splits_divide(conv, data: str, kernel: str) -> bool:  # noqa: ANN001
     by 2) divide the channels of ``conv`` (data channels: its input's and its output's)?"""
     import re
 
-    c_in = int(conv.args[0].struct_info.shape[1])
-    o, i = (int(d) for d in conv.args[1].struct_info.shape[:2])
+    c_in = int(conv.args[0].ty.shape[1])
+    o, i = (int(d) for d in conv.args[1].ty.shape[:2])
     extents = {"c": (c_in, o), "o": (o,), "i": (i,)}
     for layout in (data, kernel):
         for factor, axis in re.findall(r"(\d+)([a-z])", layout):

@@ -187,12 +187,13 @@ register_known_bug(KnownBug(
 register_known_bug(KnownBug(
     name="test_convert_layout_conv2d_w_before_h",
     repro="tests/expected_findings/test_convert_layout_conv2d_w_before_h.py",
-    note="ConvertLayout to a conv2d data layout with W before H (NCWH, CNWH, ...) keeps the padding as it "
-         "is: H and W of the output come out exchanged (wrong shape, or wrong numbers when H == W)",
+    note="ConvertLayout to a conv2d data or kernel layout with W before H (NCWH, CNWH, OIWH, ...): the "
+         "legalized conv reads the spatial axes by position, so padding and kernel sizes apply to the wrong "
+         "axis (wrong output shape, wrong numbers, or 'negative output shape' at build time)",
     subjects=("AlterOpLayout",),
     properties=("semantics_preserved",),
-    message=r"wrong numbers",
-    ir=r'R\.nn\.conv2d\([^\n]*data_layout="[NC]*W[NC]*H',
+    message=r"wrong numbers|Invalid conv parameters",
+    ir=r'R\.nn\.conv2d\([^\n]*(?:data_layout="[NC]*W[NC]*H|kernel_layout="[OI]*W[OI]*H)',
 ))
 register_known_bug(KnownBug(
     name="test_relax_reduction_over_empty_axis",

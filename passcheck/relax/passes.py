@@ -246,7 +246,7 @@ register_subject(RelaxPassSubject(
     name="AlterOpLayout",
     aliases=("ConvertLayout", "relax.ConvertLayout", "relax.transform.ConvertLayout"),
     summary="layout conversion (Relax ConvertLayout) with Hypothesis-drawn desired layouts",
-    bias=GraphBias(op_weights=(("conv2d", 6.0), ("max_pool2d", 1.5), ("avg_pool2d", 1.5), ("relu", 2.0),
+    bias=GraphBias(op_weights=(("conv2d", 10.0), ("max_pool2d", 1.5), ("avg_pool2d", 1.5), ("relu", 2.0),
                                ("add", 2.0), ("batch_norm", 1.0), ("softmax", 1.0), ("concat", 1.0),
                                ("strided_slice", 1.0), ("sum", 1.0), ("mean", 1.0), ("max", 0.5)),
                    first_ranks=(4,), min_nodes=2, max_nodes=7, symbolic=0.0, square=0.5, float16=0.1,

@@ -1,4 +1,4 @@
-"""TVM 0.27 bug: ConvertLayout to a conv2d data layout with W before H swaps the output's H and W.
+"""TVM 0.27 bug: ConvertLayout to a conv2d data or kernel layout with W before H gets H and W wrong.
 
 ConvertLayout accepts any order of the four axes as the desired conv2d data layout (measured:
 all 24 orders, see passcheck/relax/passes.py). For a layout whose W comes before H (``NCWH``,
@@ -7,7 +7,9 @@ exchanged at run time: ``x`` (1, 1, 1, 1) padded on the right by 1 gives (1, 1, 
 Relax types ``main``, but the converted module returns (1, 1, 2, 1). The padding (top, left,
 bottom, right) is kept as it is while the conv now runs on transposed data whose spatial order
 Relax and TOPI read differently. Found by passcheck AlterOpLayout once every accepted desired
-layout was drawn.
+layout was drawn. The same for a kernel layout with W before H (``OIWH``, ...): a 1x3 kernel on a
+3x5 image gives (1, 1, 1, 5) instead of (1, 1, 3, 3); measured over all 24 orders, exactly the 12
+data and the 12 kernel layouts with W before H are wrong.
 """
 
 from __future__ import annotations
@@ -27,23 +29,23 @@ EXAMPLE = GraphSpec(
 )
 
 
-def _run(layout: str) -> tuple[int, ...]:
+def _run(layout: str, kernel: str = "OIHW", ks: tuple[int, int] = (1, 1), pad: tuple[int, ...] = (0, 0, 0, 1),
+         xs: tuple[int, ...] = (1, 1, 1, 1)) -> tuple[int, ...]:
     import tvm
     from tvm import relax
     from tvm.relax import op as R
 
     bb = relax.BlockBuilder()
-    x = relax.Var("x", relax.TensorType((1, 1, 1, 1), "float32"))
-    w = relax.Var("w", relax.TensorType((1, 1, 1, 1), "float32"))
+    x = relax.Var("x", relax.TensorType(xs, "float32"))
+    w = relax.Var("w", relax.TensorType((1, 1, *ks), "float32"))
     with bb.function("main", [x, w]):
         with bb.dataflow():
-            out = bb.emit_output(R.nn.conv2d(x, w, padding=(0, 0, 0, 1)))
+            out = bb.emit_output(R.nn.conv2d(x, w, padding=pad))
         bb.emit_func_output(out)
-    mod = relax.transform.ConvertLayout({"relax.nn.conv2d": [layout, "OIHW"]})(bb.get())
-    assert [int(d) for d in mod["main"].ret_ty.shape] == [1, 1, 1, 2]
+    mod = relax.transform.ConvertLayout({"relax.nn.conv2d": [layout, kernel]})(bb.get())
     vm = relax.VirtualMachine(tvm.compile(mod, target="llvm"), tvm.cpu())
-    one = tvm.runtime.tensor(np.ones((1, 1, 1, 1), "float32"))
-    return tuple(vm["main"](one, one).numpy().shape)
+    args = (tvm.runtime.tensor(np.ones(xs, "float32")), tvm.runtime.tensor(np.ones((1, 1, *ks), "float32")))
+    return tuple(vm["main"](*args).numpy().shape)
 
 
 def test_h_before_w_layouts_keep_the_shape() -> None:
@@ -52,8 +54,11 @@ def test_h_before_w_layouts_keep_the_shape() -> None:
 
 
 def test_w_before_h_layouts_still_swap_h_and_w() -> None:
-    assert _run("NCWH") == (1, 1, 2, 1)
+    assert _run("NCWH") == (1, 1, 2, 1)  # typed (1, 1, 1, 2)
     assert _run("CNWH") == (1, 1, 2, 1)
+    kernel = {"ks": (1, 3), "pad": (0, 0, 0, 0), "xs": (1, 1, 3, 5)}
+    assert _run("NCHW", "OIHW", **kernel) == (1, 1, 3, 3)  # type: ignore[arg-type]
+    assert _run("NCHW", "OIWH", **kernel) == (1, 1, 1, 5)  # type: ignore[arg-type]
 
 
 def test_passcheck_reports_it() -> None:
