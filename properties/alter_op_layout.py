@@ -40,7 +40,8 @@ def _splits_divide(conv, data: str, kernel: str) -> bool:  # noqa: ANN001
     import re
 
     c_in = int(conv.args[0].ty.shape[1])
-    o, i = (int(d) for d in conv.args[1].ty.shape[:2])
+    kshape = conv.args[1].ty.shape  # no slicing on a TVM shape
+    o, i = int(kshape[0]), int(kshape[1])
     extents = {"c": (c_in, o), "o": (o,), "i": (i,)}
     for layout in (data, kernel):
         for factor, axis in re.findall(r"(\d+)([a-z])", layout):

@@ -197,3 +197,26 @@ def test_first_difference_of_zero_dimensional_outputs() -> None:
     assert first_difference(np.array(2.0, "float32"), np.array(0.0, "float32")) == ((), 1)
     assert first_difference(np.array([0.0, 1.0], "float32"), np.array([-0.0, 1.0], "float32")) == ((0,), 2)
     assert first_difference(np.array([1.0, 3.0]), np.array([1.0, 2.0])) == ((1,), 1)
+
+
+def test_split_layouts_may_leave_a_conv_whose_channels_they_do_not_divide() -> None:
+    """ConvertLayout leaves a conv2d as it is when a requested channel split does not divide its
+    channels (measured); conv2d_in_requested_layout accepts exactly that."""
+    from tvm import relax
+    from tvm.relax import op as R
+
+    from passcheck.properties.alter_op_layout import _splits_divide
+
+    def conv(c: int):  # noqa: ANN202
+        bb = relax.BlockBuilder()
+        x = relax.Var("x", relax.TensorType((1, c, 6, 6), "float32"))
+        w = relax.Var("w", relax.TensorType((c, c, 3, 3), "float32"))
+        with bb.function("main", [x, w]):
+            with bb.dataflow():
+                out = bb.emit_output(R.nn.conv2d(x, w))
+            bb.emit_func_output(out)
+        return bb.get()["main"].body.blocks[0].bindings[0].value
+
+    assert not _splits_divide(conv(3), "NCHW4c", "OIHW")
+    assert not _splits_divide(conv(6), "NCHW", "OIHW4o")
+    assert _splits_divide(conv(6), "NCHW2c", "OIHW2i2o") and _splits_divide(conv(3), "NHWC", "OHWI")
