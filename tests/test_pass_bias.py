@@ -202,10 +202,9 @@ def test_first_difference_of_zero_dimensional_outputs() -> None:
 def test_split_layouts_may_leave_a_conv_whose_channels_they_do_not_divide() -> None:
     """ConvertLayout leaves a conv2d as it is when a requested channel split does not divide its
     channels (measured); conv2d_in_requested_layout accepts exactly that."""
+    from passcheck.properties.alter_op_layout import _splits_divide
     from tvm import relax
     from tvm.relax import op as R
-
-    from passcheck.properties.alter_op_layout import _splits_divide
 
     def conv(c: int):  # noqa: ANN202
         bb = relax.BlockBuilder()
