@@ -47,9 +47,7 @@ def findings(p: Plan, record: Record, best: dict[Slot, Failure]) -> list[Finding
     with its shrunk example if shrinking reproduced it, else the failure as first seen."""
     out = []
     for n in p.properties:
-        for slot in (Slot(n, after_known=True), Slot(n)):
-            if slot not in record.first_fail:
-                continue
+        for slot in sorted((s for s in record.first_fail if s.prop == n), key=lambda s: not s.after_known):
             example, outcome, res = best.get(slot, record.first_fail[slot])
             also = tuple(sorted(k for k in res.failed if k != n))
             out.append(Finding(n, outcome.verdict, outcome.message, example, res.input_script, res.output_script,
