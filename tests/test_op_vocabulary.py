@@ -53,7 +53,11 @@ def check_graph(spec: GraphSpec) -> Outcome:
     try:
         outputs = run_relax(mod, params)
     except Exception as e:  # noqa: BLE001
-        return Outcome(spec, "execute", f"{type(e).__name__}: {str(e).strip().splitlines()[-1][:300]}")
+        error = f"{type(e).__name__}: {str(e).strip().splitlines()[-1][:300]}"
+        # a valid graph that meets a kept TVM bug (the generator does not steer around them)
+        known = next((b.name for b in KNOWN_BUGS.values() if not b.subjects
+                      and b.matches((), "semantics_preserved", error, mod.script())), None)
+        return Outcome(spec, "known-bug" if known else "execute", f"{known or ''} {error}".strip())
     refs = evaluate(spec, params)
     dtype = spec.value_dtype(spec.outputs[0])
     out = Outcome(spec, "ran", dtype=dtype, outputs=outputs, refs=refs)
@@ -89,7 +93,7 @@ def campaign(bias: GraphBias, n: int) -> list[Outcome]:
 
 
 def failures(outcomes: list[Outcome]) -> list[str]:
-    bad = [f"{o.stage} failed for {o.spec.ops()}: {o.error}" for o in outcomes if o.stage != "ran"]
+    bad = [f"{o.stage} failed for {o.spec.ops()}: {o.error}" for o in outcomes if o.stage not in ("ran", "known-bug")]
     return bad + [m for o in outcomes for m in o.mismatches]
 
 
@@ -158,7 +162,8 @@ def test_draw_declares_shape_and_interval(name: str) -> None:
         assert ref.v.shape == tuple(drawn.shape), drawn
         slack = 1e-9 * max(1.0, abs(drawn.lo), abs(drawn.hi))
         assert np.all((ref.v >= drawn.lo - slack) & (ref.v <= drawn.hi + slack)), drawn
-        assert np.all(np.isfinite(ref.e) & (ref.e >= 0))
+        # an integer result (argmax's index) is exact or unknown (e = inf: a near tie)
+        assert np.all((np.isfinite(ref.e) | (drawn.dtype is not None)) & (ref.e >= 0))
 
     check()
     assert drawn_count >= 20, f"{name} accepted only {drawn_count} of 40 operands"
@@ -185,7 +190,7 @@ def default_outcomes() -> list[Outcome]:
 
 def test_default_graphs_are_valid_and_match(default_outcomes: list[Outcome]) -> None:
     n = len(default_outcomes)
-    ran = sum(o.stage == "ran" for o in default_outcomes)
+    ran = sum(o.stage in ("ran", "known-bug") for o in default_outcomes)
     assert n >= 300
     assert ran / n >= 0.99, "\n".join(failures(default_outcomes)[:5])
     mismatches = [m for o in default_outcomes for m in o.mismatches]
@@ -244,7 +249,7 @@ def test_campaign_2000_graphs() -> None:
     start = time.perf_counter()
     outcomes = campaign(GraphBias(float16=0.2), 2000)
     bad = failures(outcomes)
-    ran = sum(o.stage == "ran" for o in outcomes)
+    ran = sum(o.stage in ("ran", "known-bug") for o in outcomes)
     print(f"{len(outcomes)} graphs, {ran} ran, {len(bad)} failures, {time.perf_counter() - start:.0f} s")
     assert len(outcomes) >= 2000
     assert ran / len(outcomes) >= 0.99
