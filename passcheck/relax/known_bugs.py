@@ -230,3 +230,10 @@ register_known_bug(KnownBug(
     message=r"Divide by zero",
     ir=r"R\.nn\.layer_norm\(",
 ))
+register_known_bug(KnownBug(
+    name="test_float16_math_intrinsics",
+    repro="tests/expected_findings/test_float16_math_intrinsics.py",
+    note="float16 acos/acosh/asin/asinh/atan/atan2/cosh/sinh type-check but do not compile for llvm "
+         "('unknown intrinsic'): the LLVM backend has no float16 lowering for them; ToMixedPrecision makes them",
+    message=r'unknown intrinsic [^\n]*name="tirx\.(?:acos|acosh|asin|asinh|atan|atan2|cosh|sinh)"',
+))

@@ -73,12 +73,13 @@ def _box_spread(f: Callable[[np.ndarray, np.ndarray], np.ndarray], a: Approx, b:
 def _quotient(a: Approx, b: Approx, step: Callable[[np.ndarray], np.ndarray],
               u: float) -> tuple[np.ndarray, np.ndarray]:
     """``step(a / b)`` and where it is undecided: a correct implementation computes a / b from
-    operands within their margins and rounds the quotient (4 u |q| covers it)."""
+    operands within their margins and rounds the quotient: once, or twice through a reciprocal
+    (2 u |q| covers both)."""
     av, bv, ma, mb = as_float(a), as_float(b), margin(a), margin(b)
     q = av / bv
     qs = [(av + sa * ma) / (bv + sb * mb) for sa, sb in itertools.product((-1.0, 1.0), repeat=2)]
     lo, hi = np.minimum.reduce(qs), np.maximum.reduce(qs)
-    slack = 4 * u * np.abs(q)
+    slack = 2 * u * np.abs(q)
     return step(q), step(lo - slack) != step(hi + slack)
 
 
@@ -116,8 +117,9 @@ def _division(name: str, dtypes: frozenset[str], int_fn: Callable[[np.ndarray, n
         e = np.asarray(a.e, float) + np.abs(q) * np.asarray(b.e, float) + 2 * u * (np.abs(q * bv) + np.abs(r) + np.abs(bv))
         return Approx(r, np.where(undecided | np.isnan(r), np.inf, e), dtype)
 
+    # "step": the quotient's floor/trunc decides the result, unknown within the rounding margin
     return register_op(OpSpec(name, f"relax.{name}", "broadcast", draw, _build(name), reference, symbolic=True,
-                              dtypes=dtypes, tags=frozenset({"binary"})))
+                              dtypes=dtypes, tags=frozenset({"binary", "step"})))
 
 
 def _trunc_mod(a: np.ndarray, b: np.ndarray) -> np.ndarray:

@@ -192,11 +192,13 @@ def _clip_ref(args: list[Approx], attrs: dict[str, Any], u: float) -> Approx:
     dtype = a.dtype or "float32"
     if is_int(dtype):
         return int_result(np.clip(np.asarray(a.v, np.int64), int(attrs["min"]), int(attrs["max"])), dtype, a)
-    # the bounds are converted to the dtype: one rounding each (none for multiples of 1/8 up to 32)
+    # the bounds are converted to the dtype (exact for multiples of 1/8 up to 32): rounded to
+    # nearest here; a conversion through float32 or by truncation is within 2 u of it
     lo = float(np.asarray(attrs["min"], dtype=np_dtype(dtype)))
     hi = float(np.asarray(attrs["max"], dtype=np_dtype(dtype)))
     v = np.clip(as_float(a), lo, hi)
-    return Approx(v, np.asarray(a.e, float) + np.zeros(np.shape(v)), dtype)
+    at_bound = (v == lo) | (v == hi)
+    return Approx(v, np.asarray(a.e, float) + np.where(at_bound, 2 * u * np.abs(v), 0.0), dtype)
 
 
 # bool: "Check failed: t.MatchesCode(kDLFloat)" (TVM's clip legalization has no bool case)
