@@ -1,4 +1,15 @@
 """The op vocabulary. Importing this package registers every op (one ``OpSpec`` each)."""
 
-from passcheck.relax.ops import activation, conv, elementwise, linalg, norm, norm_stats, pool, reduce, shape  # noqa: F401
+from passcheck.relax.ops import (  # noqa: F401
+    activation,
+    attention,
+    conv,
+    elementwise,
+    linalg,
+    norm,
+    norm_stats,
+    pool,
+    reduce,
+    shape,
+)
 from passcheck.relax.ops.base import OpSpec, op_registry  # noqa: F401

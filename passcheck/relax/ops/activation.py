@@ -235,3 +235,32 @@ def _reference_log_softmax(args: list[Approx], attrs: dict[str, Any], u: float) 
 register_op(OpSpec("log_softmax", "relax.nn.log_softmax", "norm", _draw_log_softmax,
                    lambda args, attrs: relax_ops().nn.log_softmax(args[0], axis=attrs["axis"]),
                    _reference_log_softmax, symbolic=True, tags=frozenset({"softmax"})))
+
+
+# -- dropout -------------------------------------------------------------------------------------
+
+def _draw_dropout(ctx: DrawContext, first: ValueInfo) -> Drawn | None:
+    rate = ctx.draw(st.sampled_from((0.5, 0.1, 0.0, 0.9)))
+    item = ctx.draw(st.sampled_from((0, 0, 1)))
+    lo, hi = (first.lo, first.hi) if item == 0 else (1.0, 1.0)
+    return Drawn((first.vid,), {"rate": rate, "item": item}, first.shape, lo, hi)
+
+
+def _build_dropout(args: list[Any], attrs: dict[str, Any]) -> Any:
+    from tvm import relax
+
+    # dropout is tuple-valued, (out, mask): the node is one of the two (as batch_norm's is its out)
+    return relax.TupleGetItem(relax_ops().nn.dropout(args[0], rate=attrs["rate"]), attrs["item"])
+
+
+def _reference_dropout(args: list[Approx], attrs: dict[str, Any], u: float) -> Approx:
+    (x,) = args
+    # at inference (what LegalizeOps and every graph pass assume) dropout is the identity and
+    # its mask all ones
+    if attrs["item"] == 0:
+        return x
+    return Approx.exact(np.ones_like(x.v))
+
+
+register_op(OpSpec("dropout", "relax.nn.dropout", "injective", _draw_dropout, _build_dropout,
+                   _reference_dropout, symbolic=True, tags=frozenset({"inference", "tuple"})))
