@@ -88,7 +88,8 @@ def relax_graphs(draw: Any, bias: GraphBias = GraphBias()) -> GraphSpec:
         const_first = chance(draw, bias.prefer_const)
 
         def ok(v: ValueInfo, op: Any = op, const_first: bool = const_first) -> bool:
-            return (op.symbolic or v.static) and (v.const_only or not const_first)
+            # a first operand in the graph's dtype: ops that take others (dequantize's int8) pick them
+            return (op.symbolic or v.static) and (v.const_only or not const_first) and v.dtype == dtype
 
         first = ctx.pick(ok)
         if first is None:
@@ -101,7 +102,8 @@ def relax_graphs(draw: Any, bias: GraphBias = GraphBias()) -> GraphSpec:
         vid = len(nodes)
         nodes.append((name, drawn))
         const_only = all(ctx.info(a).const_only for a in drawn.args)
-        ctx.values.append(ValueInfo(vid, tuple(drawn.shape), dtype, drawn.lo, drawn.hi, const_only))
+        out_dtype = drawn.dtype or ctx.info(drawn.args[0]).dtype
+        ctx.values.append(ValueInfo(vid, tuple(drawn.shape), out_dtype, drawn.lo, drawn.hi, const_only))
     if not nodes:
         # Every op refused (tiny draws); fall back to something always valid.
         first = ctx.values[0]
@@ -116,8 +118,8 @@ def relax_graphs(draw: Any, bias: GraphBias = GraphBias()) -> GraphSpec:
         return -1 - vid if vid < 0 else n_in + vid
 
     spec_nodes = tuple(
-        Node(name, tuple(renum(a) for a in d.args), attrs_key(d.attrs), tuple(d.shape), dtype)
-        for name, d in nodes
+        Node(name, tuple(renum(a) for a in d.args), attrs_key(d.attrs), tuple(d.shape), ctx.info(vid).dtype)
+        for vid, (name, d) in enumerate(nodes)
     )
     consumed = {a for n in spec_nodes for a in n.args}
     outputs = [n_in + i for i in range(len(spec_nodes)) if n_in + i not in consumed]

@@ -9,6 +9,7 @@ from passcheck.relax.ops import (  # noqa: F401
     norm,
     norm_stats,
     pool,
+    quant,
     reduce,
     shape,
 )

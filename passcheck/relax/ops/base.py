@@ -58,6 +58,7 @@ class Drawn:
     shape: tuple[Dim, ...]
     lo: float
     hi: float
+    dtype: str | None = None  # the output's dtype; None: the first operand's
 
 
 class DrawContext:
@@ -78,8 +79,10 @@ class DrawContext:
 
     # -- values ---------------------------------------------------------------------------
     def fresh(self, shape: tuple[Dim, ...], lo: float = -1.0, hi: float = 1.0, *,
-              const: bool | None = None, style: str | None = None) -> int:
-        """A new graph input of this shape; parameter or constant is drawn unless given."""
+              const: bool | None = None, style: str | None = None, dtype: str | None = None) -> int:
+        """A new graph input of this shape (and ``dtype``, default the graph's); parameter or
+        constant is drawn unless given."""
+        dtype = dtype or self.dtype
         if const is None:
             static = all(isinstance(d, int) for d in shape)
             const = static and chance(self.draw, self.const_bias)
@@ -89,10 +92,10 @@ class DrawContext:
             style = self.draw(st.sampled_from(("uniform", "uniform", "narrow", "wide")))
         seed = self.draw(st.integers(0, 2**16))
         name = f"c{len(self.inputs)}" if const else f"p{len(self.inputs)}"
-        decl = TensorDecl(name, tuple(shape), self.dtype, bool(const), float(lo), float(hi), style, seed)
+        decl = TensorDecl(name, tuple(shape), dtype, bool(const), float(lo), float(hi), style, seed)
         vid = len(self.inputs)  # inputs occupy the first ids; nodes are renumbered at the end
         self.inputs.append(decl)
-        self.values.append(ValueInfo(-1 - vid, tuple(shape), self.dtype, float(lo), float(hi), bool(const)))
+        self.values.append(ValueInfo(-1 - vid, tuple(shape), dtype, float(lo), float(hi), bool(const)))
         return -1 - vid
 
     def info(self, vid: int) -> ValueInfo:
