@@ -5,6 +5,7 @@ from passcheck.relax.ops import (  # noqa: F401
     attention,
     conv,
     elementwise,
+    image,
     linalg,
     norm,
     norm_stats,

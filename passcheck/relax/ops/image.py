@@ -1,0 +1,139 @@
+"""image.resize2d and image.resize3d (NCHW / NCDHW): nearest-neighbour and (bi/tri)linear.
+
+The legalized kernel computes every input coordinate in float32 (``(o + 0.5) * in / out - 0.5``
+for half_pixel, with ``in / out`` rounded to a float32 constant), clamps the neighbour indices
+to the input, interpolates in float32 and casts to the dtype. A coordinate is off by a few
+float32 roundings: for linear that moves the result by at most the coordinate error times the
+largest difference of neighbours; for nearest it may pick the neighbour on the other side of a
+rounding boundary, so every index the coordinate's error interval reaches is allowed.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import numpy as np
+from hypothesis import strategies as st
+
+from passcheck.core.rounding import Approx
+from passcheck.relax.ops.base import DrawContext, Drawn, OpSpec, ValueInfo, register_op
+from passcheck.relax.ops.bounds import F32_U, underflow
+from passcheck.relax.ops.drawing import relax_ops
+
+LINEAR_MODES = ("half_pixel", "align_corners", "asymmetric", "pytorch_half_pixel")
+NEAREST_MODES = ("asymmetric", "align_corners", "tf_half_pixel_for_nn")
+ROUNDING = {"round": np.rint, "floor": np.floor, "ceil": np.ceil}
+
+
+def _coordinate(o: np.ndarray, n_in: int, n_out: int, mode: str) -> np.ndarray:
+    r = n_in / n_out
+    if mode == "align_corners":
+        return o * ((n_in - 1) / (n_out - 1)) if n_out > 1 else np.zeros_like(o)
+    if mode == "asymmetric":
+        return o * r
+    if mode == "tf_half_pixel_for_nn":
+        return (o + 0.5) * r
+    if mode == "pytorch_half_pixel" and n_out == 1:
+        return np.zeros_like(o)
+    return (o + 0.5) * r - 0.5
+
+
+def _draw_resize(ctx: DrawContext, first: ValueInfo, nd: int) -> Drawn | None:
+    if first.rank != nd + 2 or not first.static:
+        return None
+    size = tuple(ctx.draw(st.sampled_from((1, 2, 3, 5, 7, 8, 13))) for _ in range(nd))
+    shape = (first.shape[0], first.shape[1], *size)
+    if not ctx.fits(shape):
+        return None
+    method = ctx.draw(st.sampled_from(("linear", "nearest_neighbor")))
+    attrs: dict[str, Any] = {"size": size, "method": method}
+    if method == "linear":
+        attrs["coordinate_transformation_mode"] = ctx.draw(st.sampled_from(LINEAR_MODES))
+        attrs["rounding_method"] = ""
+    else:
+        attrs["coordinate_transformation_mode"] = ctx.draw(st.sampled_from(NEAREST_MODES))
+        attrs["rounding_method"] = ctx.draw(st.sampled_from(tuple(ROUNDING)))
+    # interpolation is a convex combination of inputs
+    return Drawn((first.vid,), attrs, shape, first.lo, first.hi)
+
+
+def _build_resize(nd: int) -> Any:
+    def build(args: list[Any], attrs: dict[str, Any]) -> Any:
+        fn = getattr(relax_ops().image, f"resize{nd}d")
+        return fn(args[0], list(attrs["size"]), method=attrs["method"],
+                  coordinate_transformation_mode=attrs["coordinate_transformation_mode"],
+                  rounding_method=attrs["rounding_method"])
+
+    return build
+
+
+def _axis_matrix(n_in: int, n_out: int, mode: str) -> tuple[np.ndarray, np.ndarray]:
+    """(out, in) linear interpolation weights along one axis, and each coordinate's error."""
+    x = _coordinate(np.arange(n_out, dtype=np.float64), n_in, n_out, mode)
+    x0 = np.floor(x)
+    w = x - x0
+    m = np.zeros((n_out, n_in))
+    for o in range(n_out):
+        lo_i, hi_i = (int(min(max(i, 0), n_in - 1)) for i in (x0[o], x0[o] + 1))
+        m[o, lo_i] += 1.0 - w[o]
+        m[o, hi_i] += w[o]
+    return m, 4.0 * F32_U * (np.abs(x) + 1.0)
+
+
+def _apply(a: np.ndarray, mats: list[np.ndarray]) -> np.ndarray:
+    for i, m in enumerate(mats):
+        a = np.moveaxis(np.tensordot(a, m, axes=([2 + i], [1])), -1, 2 + i)
+    return a
+
+
+def _reference_linear(x: Approx, attrs: dict[str, Any], u: float) -> Approx:
+    nd = x.v.ndim - 2
+    mode = attrs["coordinate_transformation_mode"]
+    axes = [_axis_matrix(n, o, mode) for n, o in zip(x.v.shape[2:], attrs["size"])]
+    mats = [m for m, _ in axes]
+    v = _apply(x.v, mats)
+    # the largest neighbour difference of each (n, c) slice bounds every slope
+    slope = 2.0 * np.max(np.abs(x.v), axis=tuple(range(2, 2 + nd)), keepdims=True) if x.v.size else 0.0
+    coord = sum(np.max(delta) for _, delta in axes)
+    # 2^nd products of weights and inputs summed in float32 (a few roundings each), the cast
+    f32 = (3.0 * nd + 2.0) * F32_U * _apply(np.abs(x.v), mats)
+    own = coord * slope + f32 + (u if u > F32_U else 0.0) * np.abs(v) + 2.0 * underflow(u)
+    return Approx(v, _apply(x.e, mats) + own)
+
+
+def _nearest_index(n_in: int, n_out: int, mode: str, rounding: str, shift: float) -> np.ndarray:
+    x = _coordinate(np.arange(n_out, dtype=np.float64), n_in, n_out, mode)
+    x = x + shift * 4.0 * F32_U * (np.abs(x) + 1.0)
+    return np.clip(ROUNDING[rounding](x), 0, n_in - 1).astype(np.int64)
+
+
+def _reference_nearest(x: Approx, attrs: dict[str, Any], u: float) -> Approx:
+    mode, rounding = attrs["coordinate_transformation_mode"], attrs["rounding_method"]
+    dims = list(zip(x.v.shape[2:], attrs["size"]))
+
+    def gather(a: np.ndarray, idx: list[np.ndarray]) -> np.ndarray:
+        return a[np.ix_(range(a.shape[0]), range(a.shape[1]), *idx)]
+
+    exact = [_nearest_index(n, o, mode, rounding, 0.0) for n, o in dims]
+    v = gather(x.v, exact)
+    e = gather(x.e, exact)
+    # a coordinate within its rounding error of a boundary may select either neighbour
+    for shifts in itertools.product((-1.0, 1.0), repeat=len(dims)):
+        idx = [_nearest_index(n, o, mode, rounding, s) for (n, o), s in zip(dims, shifts)]
+        e = np.maximum(e, np.abs(gather(x.v, idx) - v) + gather(x.e, idx))
+    return Approx(v, e)
+
+
+def _reference_resize(args: list[Approx], attrs: dict[str, Any], u: float) -> Approx:
+    (x,) = args
+    if attrs["method"] == "linear":
+        return _reference_linear(x, attrs, u)
+    return _reference_nearest(x, attrs, u)
+
+
+for _nd in (2, 3):
+    register_op(OpSpec(f"resize{_nd}d", f"relax.image.resize{_nd}d", "injective",
+                       lambda ctx, first, nd=_nd: _draw_resize(ctx, first, nd), _build_resize(_nd),
+                       _reference_resize, tags=frozenset({"image"})))
+
