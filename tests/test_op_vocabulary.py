@@ -11,7 +11,9 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
+from passcheck.core.known import KNOWN_BUGS
 from passcheck.core.rounding import UNIT_ROUNDOFF, Approx
+from passcheck.relax import known_bugs  # noqa: F401  (registers the kept Relax bugs)
 from passcheck.relax.build import build_module
 from passcheck.relax.graphs import GraphBias, relax_graphs
 from passcheck.relax.ops.base import DrawContext, attrs_key, op_registry
@@ -24,7 +26,13 @@ from tvm import relax  # noqa: E402
 
 from passcheck.relax.execution import run_relax  # noqa: E402
 
-RANK4_OPS = {"conv2d", "max_pool2d", "avg_pool2d"}  # need NCHW values: start graphs from one
+# ops that need an N, C, *spatial value (NCW, NCHW, NCDHW): their graphs start from one
+RANKED_OPS = {"conv2d": 4, "max_pool2d": 4, "avg_pool2d": 4, "conv2d_transpose": 4, "adaptive_avg_pool2d": 4,
+              "attention": 4, "attention_bias": 4, "resize2d": 4,
+              **{f"{op}{nd}d{t}": nd + 2 for nd in (1, 3)
+                 for op, t in (("conv", ""), ("conv", "_transpose"), ("max_pool", ""), ("avg_pool", ""),
+                               ("adaptive_avg_pool", ""))},
+              "resize3d": 5}
 
 
 @dataclass
@@ -36,6 +44,16 @@ class Outcome:
     outputs: list[np.ndarray] = field(default_factory=list)
     refs: list[Approx] = field(default_factory=list)
     mismatches: list[str] = field(default_factory=list)
+    known: str = ""  # the registered TVM bug (kept repro) that explains every failure, if one does
+
+
+def known_bug(mod: object, messages: list[str]) -> str:
+    """The kept TVM bug every one of ``messages`` is recognised as (as a campaign would, under
+    ``semantics_preserved``), or "": the vocabulary tests check passcheck, not TVM's op lowerings."""
+    ir = mod.script()  # type: ignore[attr-defined]
+    names = {next((b.name for b in KNOWN_BUGS.values()
+                   if b.matches(("vocabulary",), "semantics_preserved", m, ir)), "") for m in messages}
+    return "" if "" in names else "; ".join(sorted(names))
 
 
 def check_graph(spec: GraphSpec) -> Outcome:
@@ -50,7 +68,8 @@ def check_graph(spec: GraphSpec) -> Outcome:
     try:
         outputs = run_relax(mod, params)
     except Exception as e:  # noqa: BLE001
-        return Outcome(spec, "execute", f"{type(e).__name__}: {str(e).strip().splitlines()[-1][:300]}")
+        error = f"{type(e).__name__}: {str(e).strip().splitlines()[-1][:300]}"
+        return Outcome(spec, "execute", error, known=known_bug(mod, [error]))
     refs = evaluate(spec, params)
     dtype = spec.value_dtype(spec.outputs[0])
     out = Outcome(spec, "ran", dtype=dtype, outputs=outputs, refs=refs)
@@ -58,6 +77,8 @@ def check_graph(spec: GraphSpec) -> Outcome:
         m = compare(got, ref, dtype)
         if m is not None:
             out.mismatches.append(f"{spec.ops()} ({dtype}): {m.describe(f'output {i}')}")
+    if out.mismatches:
+        out.known = known_bug(mod, ["wrong numbers: " + m.split("): ", 1)[1] for m in out.mismatches])
     return out
 
 
@@ -75,8 +96,9 @@ def campaign(bias: GraphBias, n: int) -> list[Outcome]:
 
 
 def failures(outcomes: list[Outcome]) -> list[str]:
-    bad = [f"{o.stage} failed for {o.spec.ops()}: {o.error}" for o in outcomes if o.stage != "ran"]
-    return bad + [m for o in outcomes for m in o.mismatches]
+    """What no registered TVM bug explains."""
+    bad = [f"{o.stage} failed for {o.spec.ops()}: {o.error}" for o in outcomes if o.stage != "ran" and not o.known]
+    return bad + [m for o in outcomes if not o.known for m in o.mismatches]
 
 
 # -- (1) every op, on graphs biased towards it --------------------------------------------------
@@ -86,7 +108,7 @@ def biased_towards(op: str, max_nodes: int = 5) -> GraphBias:
     others = tuple((o, 0.3) for o in op_registry() if o != op)
     return GraphBias(op_weights=((op, 20.0),) + others, max_nodes=max_nodes,
                      float16=0.3 if spec.float16 else 0.0, symbolic=0.2 if spec.symbolic else 0.0,
-                     first_ranks=(4,) if op in RANK4_OPS else (1, 2, 3, 4))
+                     first_ranks=(RANKED_OPS[op],) if op in RANKED_OPS else (1, 2, 3, 4))
 
 
 @pytest.mark.parametrize("op", sorted(op_registry()))
@@ -96,6 +118,9 @@ def test_op_matches_reference(op: str) -> None:
     uses = sum(op in o.spec.ops() for o in outcomes)
     # Hypothesis's first examples are minimal (one `add`) and it repeats some: ask for a quarter
     assert uses >= len(outcomes) // 4, f"{op} drawn in only {uses} of {len(outcomes)} graphs"
+    # kept TVM bugs excuse a graph, but the op must still be checked against its reference
+    checked = sum(op in o.spec.ops() and o.stage == "ran" and not o.known for o in outcomes)
+    assert checked >= 3, f"{op} checked in only {checked} graphs (the others hit kept TVM bugs)"
 
 
 # -- every op's draw is honest: reference shape and values match what it declared ---------------
@@ -115,7 +140,7 @@ def test_draw_declares_shape_and_interval(name: str) -> None:
         nonlocal drawn_count
         dtype = data.draw(st.sampled_from(("float32", "float16") if op.float16 else ("float32",)))
         ctx = DrawContext(data.draw, dtype, symbolic_ok=False, limit=1e6 if dtype == "float32" else 2e3)
-        rank = 4 if name in RANK4_OPS else data.draw(st.integers(1, 4))
+        rank = RANKED_OPS.get(name) or data.draw(st.integers(1, 4))
         shape = tuple(data.draw(st.sampled_from((1, 2, 3, 4, 5, 7))) for _ in range(rank))
         for _ in range(data.draw(st.integers(0, 2))):  # values an op may pick as other operands
             ctx.fresh(shape, *data.draw(st.sampled_from(INTERVALS)))
@@ -157,15 +182,15 @@ def default_outcomes() -> list[Outcome]:
 
 def test_default_graphs_are_valid_and_match(default_outcomes: list[Outcome]) -> None:
     n = len(default_outcomes)
-    ran = sum(o.stage == "ran" for o in default_outcomes)
+    ran = sum(o.stage == "ran" or bool(o.known) for o in default_outcomes)  # a TVM crash is a valid graph
     assert n >= 300
     assert ran / n >= 0.99, "\n".join(failures(default_outcomes)[:5])
-    mismatches = [m for o in default_outcomes for m in o.mismatches]
+    mismatches = [m for o in default_outcomes if not o.known for m in o.mismatches]
     assert not mismatches, "\n".join(mismatches[:5])
     assert any(o.dtype == "float16" for o in default_outcomes)
     # NCHW-only ops need a rank-4 value, which few default graphs have: one of them suffices
     missing = set(op_registry()) - {op for o in default_outcomes for op in o.spec.ops()}
-    assert missing <= RANK4_OPS and missing != RANK4_OPS, f"never drawn: {missing}"
+    assert missing <= set(RANKED_OPS) and missing != set(RANKED_OPS), f"never drawn: {missing}"
 
 
 def _float32_checked(outcomes: list[Outcome]) -> list[tuple[np.ndarray, Approx]]:
@@ -206,11 +231,11 @@ def test_campaign_2000_graphs() -> None:
     start = time.perf_counter()
     outcomes = campaign(GraphBias(float16=0.2), 2000)
     bad = failures(outcomes)
-    ran = sum(o.stage == "ran" for o in outcomes)
+    ran = sum(o.stage == "ran" or bool(o.known) for o in outcomes)
     print(f"{len(outcomes)} graphs, {ran} ran, {len(bad)} failures, {time.perf_counter() - start:.0f} s")
     assert len(outcomes) >= 2000
     assert ran / len(outcomes) >= 0.99
-    assert not [m for o in outcomes for m in o.mismatches], "\n".join(bad[:10])
+    assert not [m for o in outcomes if not o.known for m in o.mismatches], "\n".join(bad[:10])
 
 
 @pytest.mark.slow
