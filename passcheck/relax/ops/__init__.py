@@ -7,6 +7,7 @@ from passcheck.relax.ops import (  # noqa: F401
     elementwise,
     image,
     linalg,
+    loss,
     norm,
     norm_stats,
     pool,
