@@ -112,14 +112,20 @@ def biased_towards(op: str, max_nodes: int = 5) -> GraphBias:
 
 
 @pytest.mark.parametrize("op", sorted(op_registry()))
+def _checked(outcomes: list[Outcome], op: str) -> int:
+    return sum(op in o.spec.ops() and o.stage == "ran" and not o.known for o in outcomes)
+
+
 def test_op_matches_reference(op: str) -> None:
     outcomes = campaign(biased_towards(op), 16)
+    if _checked(outcomes, op) < 3:  # kept TVM bugs excused most graphs: draw more
+        outcomes = campaign(biased_towards(op), 64)
     assert not failures(outcomes), "\n".join(failures(outcomes)[:5])
     uses = sum(op in o.spec.ops() for o in outcomes)
     # Hypothesis's first examples are minimal (one `add`) and it repeats some: ask for a quarter
     assert uses >= len(outcomes) // 4, f"{op} drawn in only {uses} of {len(outcomes)} graphs"
     # kept TVM bugs excuse a graph, but the op must still be checked against its reference
-    checked = sum(op in o.spec.ops() and o.stage == "ran" and not o.known for o in outcomes)
+    checked = _checked(outcomes, op)
     assert checked >= 3, f"{op} checked in only {checked} graphs (the others hit kept TVM bugs)"
 
 

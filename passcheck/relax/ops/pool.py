@@ -31,12 +31,15 @@ def _fit_axis(n: int, k: int, s: int, d: int, pad: tuple[int, int], ceil: bool,
     """Adjust one axis' window so the pooling is valid: the (dilated) window fits the padded
     input, and with ``needs_input`` (max) every window reads a real element. Returns the
     kernel, dilation, padding and output size."""
+    if n + pad[0] + pad[1] < d * (k - 1) + 1:
+        k, d = min(k, n), 1
+    # (the kernel is fitted first: a kernel shrunk afterwards could leave a window in the padding)
     if needs_input:
         out = window_out_size(n, k, s, pad[0], pad[1], d, ceil)
         if out < 1 or not _every_window_reads_input(n, out, k, s, pad[0], d):
             pad = (0, 0)  # without padding every window starts inside the input (ceil_mode too)
-    if n + pad[0] + pad[1] < d * (k - 1) + 1:
-        k, d = min(k, n), 1
+            if n < d * (k - 1) + 1:
+                k, d = min(k, n), 1
     return k, d, pad, window_out_size(n, k, s, pad[0], pad[1], d, ceil)
 
 
