@@ -137,3 +137,50 @@ for _nd in (2, 3):
                        lambda ctx, first, nd=_nd: _draw_resize(ctx, first, nd), _build_resize(_nd),
                        _reference_resize, tags=frozenset({"image"})))
 
+
+
+# -- affine_grid ---------------------------------------------------------------------------------
+
+def _grid_axis(size: int, align_corners: bool) -> np.ndarray:
+    """Normalised sampling positions along one axis: corner pixels at -1 and 1, or pixel centres."""
+    if align_corners:
+        return np.linspace(-1.0, 1.0, size)
+    return -1.0 + (2.0 * np.arange(size) + 1.0) / size
+
+
+def _draw_affine_grid(ctx: DrawContext, first: ValueInfo) -> Drawn | None:
+    if first.rank != 3 or tuple(first.shape[1:]) != (2, 3) or not first.static:
+        n = first.shape[0] if first.rank and isinstance(first.shape[0], int) else 1
+        theta = ctx.fresh((n, 2, 3), -2.0, 2.0)  # a transform for each of first's batch
+        t_bound = 2.0
+    else:
+        theta, t_bound = first.vid, first.bound
+    n = ctx.info(theta).shape[0]
+    align = ctx.draw(st.booleans())
+    size = tuple(ctx.draw(st.sampled_from((2, 3, 5, 8) if align else (1, 2, 3, 5, 8))) for _ in range(2))
+    shape = (n, 2, *size)
+    if not ctx.fits(shape) or 3.0 * t_bound > ctx.limit:
+        return None
+    return Drawn((theta,), {"size": size, "align_corners": align}, shape, -3.0 * t_bound, 3.0 * t_bound)
+
+
+def _reference_affine_grid(args: list[Approx], attrs: dict[str, Any], u: float) -> Approx:
+    (t,) = args
+    h, w = attrs["size"]
+    ys, xs = (_grid_axis(s, attrs["align_corners"]) for s in (h, w))
+    x, y = xs[None, None, None, :], ys[None, None, :, None]
+    col = [t.v[:, :, i, None, None] for i in range(3)]
+    col_e = [t.e[:, :, i, None, None] for i in range(3)]
+    v = col[0] * x + col[1] * y + col[2]
+    prop = col_e[0] * np.abs(x) + col_e[1] * np.abs(y) + col_e[2]
+    # each coordinate: start + i * step with the step rounded (3 roundings); two products, two sums
+    coord = 3.0 * u * (np.abs(x) + 1.0), 3.0 * u * (np.abs(y) + 1.0)
+    terms = np.abs(col[0] * x) + np.abs(col[1] * y) + np.abs(col[2])
+    own = np.abs(col[0]) * coord[0] + np.abs(col[1]) * coord[1] + 4.0 * u * terms + 4.0 * underflow(u)
+    return Approx(v, prop + own)
+
+
+register_op(OpSpec("affine_grid", "relax.image.affine_grid", "injective", _draw_affine_grid,
+                   lambda args, attrs: relax_ops().image.affine_grid(args[0], list(attrs["size"]),
+                                                                     align_corners=attrs["align_corners"]),
+                   _reference_affine_grid, tags=frozenset({"image"})))
