@@ -184,3 +184,79 @@ register_op(OpSpec("affine_grid", "relax.image.affine_grid", "injective", _draw_
                    lambda args, attrs: relax_ops().image.affine_grid(args[0], list(attrs["size"]),
                                                                      align_corners=attrs["align_corners"]),
                    _reference_affine_grid, tags=frozenset({"image"})))
+
+
+# -- grid_sample ---------------------------------------------------------------------------------
+
+def _draw_grid_sample(ctx: DrawContext, first: ValueInfo) -> Drawn | None:
+    if first.rank != 4 or not first.static:
+        return None
+    n = first.shape[0]
+    grid = ctx.pick(lambda v: v.static and v.rank == 4 and v.shape[:2] == (n, 2) and v.bound <= 4.0)
+    if grid is None or ctx.draw(st.booleans()):
+        size = (ctx.small_dim(1, 8), ctx.small_dim(1, 8))
+        gid = ctx.fresh((n, 2, *size), -1.2, 1.2)  # a little outside [-1, 1]: the padding matters
+    else:
+        gid = grid.vid
+    shape = (n, first.shape[1], *ctx.info(gid).shape[2:])
+    if not ctx.fits(shape):
+        return None
+    attrs = {"method": ctx.draw(st.sampled_from(("bilinear", "nearest"))),
+             "padding_mode": ctx.draw(st.sampled_from(("zeros", "border"))),
+             "align_corners": ctx.draw(st.booleans())}
+    return Drawn((first.vid, gid), attrs, shape, min(first.lo, 0.0), max(first.hi, 0.0))
+
+
+def _source(g: np.ndarray, size: int, attrs: dict[str, Any]) -> tuple[np.ndarray, float]:
+    """Input coordinates of normalised grid values, and d(coordinate)/d(grid)."""
+    scale = (size - 1) / 2.0 if attrs["align_corners"] else size / 2.0
+    c = (g + 1.0) * scale - (0.0 if attrs["align_corners"] else 0.5)
+    if attrs["padding_mode"] == "border":
+        c = np.clip(c, 0.0, size - 1.0)
+    return c, scale
+
+
+def _pixels(x: np.ndarray, yi: np.ndarray, xi: np.ndarray) -> np.ndarray:
+    """x[n, c, yi, xi] for (N, OH, OW) index arrays; 0 outside the input."""
+    h, w = x.shape[2:]
+    inside = (yi >= 0) & (yi < h) & (xi >= 0) & (xi < w)
+    b = np.arange(x.shape[0])[:, None, None]
+    vals = x[b, :, np.clip(yi, 0, h - 1), np.clip(xi, 0, w - 1)]  # (N, OH, OW, C)
+    return np.moveaxis(np.where(inside[..., None], vals, 0.0), -1, 1)
+
+
+def _bilinear(x: np.ndarray, y: np.ndarray, xs: np.ndarray) -> np.ndarray:
+    y0, x0 = np.floor(y), np.floor(xs)
+    wy, wx = (y - y0)[:, None], (xs - x0)[:, None]
+    y0, x0 = y0.astype(np.int64), x0.astype(np.int64)
+    return (_pixels(x, y0, x0) * (1 - wy) * (1 - wx) + _pixels(x, y0, x0 + 1) * (1 - wy) * wx
+            + _pixels(x, y0 + 1, x0) * wy * (1 - wx) + _pixels(x, y0 + 1, x0 + 1) * wy * wx)
+
+
+def _reference_grid_sample(args: list[Approx], attrs: dict[str, Any], u: float) -> Approx:
+    x, g = args
+    h, w = x.v.shape[2:]
+    (ys, sy), (xs, sx) = _source(g.v[:, 1], h, attrs), _source(g.v[:, 0], w, attrs)
+    # each coordinate: the grid's error scaled, plus (g + 1) * scale - 0.5 rounded (3 roundings)
+    dy = (g.e[:, 1] * sy + 4.0 * u * (np.abs(ys) + 1.0))
+    dx = (g.e[:, 0] * sx + 4.0 * u * (np.abs(xs) + 1.0))
+    if attrs["method"] == "nearest":
+        near = lambda a: np.rint(a).astype(np.int64)  # noqa: E731  (nearbyint: ties to even)
+        v = _pixels(x.v, near(ys), near(xs))
+        e = _pixels(x.e, near(ys), near(xs))
+        for sy_, sx_ in itertools.product((-1.0, 1.0), repeat=2):
+            yi, xi = near(ys + sy_ * dy), near(xs + sx_ * dx)
+            e = np.maximum(e, np.abs(_pixels(x.v, yi, xi) - v) + _pixels(x.e, yi, xi))
+        return Approx(v, e)
+    v = _bilinear(x.v, ys, xs)
+    # piecewise bilinear, continuous (zeros outside): its slope is at most 2 max|x| per slice
+    slope = 2.0 * np.max(np.abs(x.v), axis=(2, 3), keepdims=True) if x.v.size else 0.0
+    own = slope * (dy + dx)[:, None] + 8.0 * u * _bilinear(np.abs(x.v), ys, xs) + 4.0 * underflow(u)
+    return Approx(v, _bilinear(x.e, ys, xs) + own)
+
+
+register_op(OpSpec("grid_sample", "relax.image.grid_sample", "injective", _draw_grid_sample,
+                   lambda args, attrs: relax_ops().image.grid_sample(
+                       args[0], args[1], method=attrs["method"], padding_mode=attrs["padding_mode"],
+                       align_corners=attrs["align_corners"]),
+                   _reference_grid_sample, tags=frozenset({"image"})))
