@@ -12,11 +12,10 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from passcheck.core.known import KNOWN_BUGS
-from passcheck.core.rounding import UNIT_ROUNDOFF, Approx
-from passcheck.relax import known_bugs  # noqa: F401  (registers the kept Relax bugs)
+from passcheck.core.rounding import INT_RANGE, UNIT_ROUNDOFF, Approx, unit_roundoff
 from passcheck.relax.build import build_module
 from passcheck.relax.graphs import GraphBias, relax_graphs
-from passcheck.relax.ops.base import DrawContext, attrs_key, op_registry
+from passcheck.relax.ops.base import SAFE_MAGNITUDE, DrawContext, attrs_key, op_registry
 from passcheck.relax.reference import evaluate
 from passcheck.relax.spec import GraphSpec, const_array, input_arrays
 from passcheck.relax.tolerance import SAFETY, compare
@@ -33,6 +32,7 @@ RANKED_OPS = {"conv2d": 4, "max_pool2d": 4, "avg_pool2d": 4, "conv2d_transpose":
                  for op, t in (("conv", ""), ("conv", "_transpose"), ("max_pool", ""), ("avg_pool", ""),
                                ("adaptive_avg_pool", ""))},
               "resize3d": 5}
+DTYPES = ("float32", "float16", "bfloat16", "float64", "int8", "int16", "int32", "int64", "uint8", "bool")
 
 
 @dataclass
@@ -41,19 +41,10 @@ class Outcome:
     stage: str  # "build", "well-formed", "execute" (the stage that failed) or "ran"
     error: str = ""
     dtype: str = "float32"
+    known: list[str] = field(default_factory=list)  # mismatches that are registered TVM bugs
     outputs: list[np.ndarray] = field(default_factory=list)
     refs: list[Approx] = field(default_factory=list)
     mismatches: list[str] = field(default_factory=list)
-    known: str = ""  # the registered TVM bug (kept repro) that explains every failure, if one does
-
-
-def known_bug(mod: object, messages: list[str]) -> str:
-    """The kept TVM bug every one of ``messages`` is recognised as (as a campaign would, under
-    ``semantics_preserved``), or "": the vocabulary tests check passcheck, not TVM's op lowerings."""
-    ir = mod.script()  # type: ignore[attr-defined]
-    names = {next((b.name for b in KNOWN_BUGS.values()
-                   if b.matches(("vocabulary",), "semantics_preserved", m, ir)), "") for m in messages}
-    return "" if "" in names else "; ".join(sorted(names))
 
 
 def check_graph(spec: GraphSpec) -> Outcome:
@@ -69,17 +60,30 @@ def check_graph(spec: GraphSpec) -> Outcome:
         outputs = run_relax(mod, params)
     except Exception as e:  # noqa: BLE001
         error = f"{type(e).__name__}: {str(e).strip().splitlines()[-1][:300]}"
-        return Outcome(spec, "execute", error, known=known_bug(mod, [error]))
+        # a kept TVM bug that makes the op's lowering raise (as semantics_preserved reports it)
+        bug = known_op_bug(f"checking raised {error}", spec, mod)
+        return Outcome(spec, "execute", error, known=[error] if bug else [])
     refs = evaluate(spec, params)
     dtype = spec.value_dtype(spec.outputs[0])
     out = Outcome(spec, "ran", dtype=dtype, outputs=outputs, refs=refs)
     for i, (got, ref) in enumerate(zip(outputs, refs)):
-        m = compare(got, ref, dtype)
+        out_dtype = spec.value_dtype(spec.outputs[i])
+        m = compare(got, ref, out_dtype)
         if m is not None:
-            out.mismatches.append(f"{spec.ops()} ({dtype}): {m.describe(f'output {i}')}")
-    if out.mismatches:
-        out.known = known_bug(mod, ["wrong numbers: " + m.split("): ", 1)[1] for m in out.mismatches])
+            message = f"{spec.ops()} ({out_dtype}): {m.describe(f'output {i}')}"
+            bug = known_op_bug("wrong numbers: " + m.describe(f"output {i}"), spec, mod)
+            (out.known if bug else out.mismatches).append(message)
     return out
+
+
+def known_op_bug(message: str, spec: GraphSpec, mod: object = None) -> str | None:
+    """The registered TVM bug of an op itself (one that shows in every pass) this mismatch or
+    compile failure is; its IR pattern sees the op names and the module's TVMScript."""
+    ir = " ".join(spec.ops()) + ("\n" + mod.script() if mod is not None else "")  # type: ignore[attr-defined]
+    for bug in KNOWN_BUGS.values():
+        if not bug.subjects and bug.matches((), "semantics_preserved", message, ir):
+            return bug.name
+    return None
 
 
 def campaign(bias: GraphBias, n: int) -> list[Outcome]:
@@ -96,9 +100,8 @@ def campaign(bias: GraphBias, n: int) -> list[Outcome]:
 
 
 def failures(outcomes: list[Outcome]) -> list[str]:
-    """What no registered TVM bug explains."""
     bad = [f"{o.stage} failed for {o.spec.ops()}: {o.error}" for o in outcomes if o.stage != "ran" and not o.known]
-    return bad + [m for o in outcomes if not o.known for m in o.mismatches]
+    return bad + [m for o in outcomes for m in o.mismatches]
 
 
 # -- (1) every op, on graphs biased towards it --------------------------------------------------
@@ -106,9 +109,13 @@ def failures(outcomes: list[Outcome]) -> list[str]:
 def biased_towards(op: str, max_nodes: int = 5) -> GraphBias:
     spec = op_registry()[op]
     others = tuple((o, 0.3) for o in op_registry() if o != op)
+    # ops of other dtypes than float32 (bitwise, logical) start from one of theirs
+    other = 0.0 if spec.dtypes is None else 0.3
+    first = () if spec.accepts("float32") else tuple(d for d in DTYPES if spec.accepts(d))
     return GraphBias(op_weights=((op, 20.0),) + others, max_nodes=max_nodes,
-                     float16=0.3 if spec.float16 else 0.0, symbolic=0.2 if spec.symbolic else 0.0,
-                     first_ranks=(RANKED_OPS[op],) if op in RANKED_OPS else (1, 2, 3, 4))
+                     float16=0.3 if spec.accepts("float16") else 0.0, symbolic=0.2 if spec.symbolic else 0.0,
+                     first_ranks=(RANKED_OPS[op],) if op in RANKED_OPS else (1, 2, 3, 4), other_dtypes=other,
+                     dtypes=first)
 
 
 def _checked(outcomes: list[Outcome], op: str) -> int:
@@ -132,6 +139,16 @@ def test_op_matches_reference(op: str) -> None:
 # -- every op's draw is honest: reference shape and values match what it declared ---------------
 
 INTERVALS = ((-1.0, 1.0), (0.0, 1.0), (-100.0, 100.0), (0.5, 2.0), (-3.0, -1.0), (5.0, 5.001))
+INT_INTERVALS = ((-100.0, 100.0), (0.0, 100.0), (-128.0, 127.0), (1.0, 7.0), (0.0, 1.0), (-3.0, -1.0))
+
+
+def _intervals(dtype: str) -> tuple[tuple[float, float], ...]:
+    if dtype == "bool":
+        return ((0.0, 1.0),)
+    if dtype in INT_RANGE:
+        lo, hi = INT_RANGE[dtype]
+        return tuple(iv for iv in INT_INTERVALS if lo <= iv[0] and iv[1] <= hi)
+    return INTERVALS
 
 
 @pytest.mark.parametrize("name", sorted(op_registry()))
@@ -144,20 +161,21 @@ def test_draw_declares_shape_and_interval(name: str) -> None:
     @given(st.data())
     def check(data: st.DataObject) -> None:
         nonlocal drawn_count
-        dtype = data.draw(st.sampled_from(("float32", "float16") if op.float16 else ("float32",)))
-        ctx = DrawContext(data.draw, dtype, symbolic_ok=False, limit=1e6 if dtype == "float32" else 2e3)
+        dtype = data.draw(st.sampled_from([d for d in DTYPES if op.accepts(d)]))
+        ctx = DrawContext(data.draw, dtype, symbolic_ok=False, limit=SAFE_MAGNITUDE.get(dtype, 1e6))
         rank = RANKED_OPS.get(name) or data.draw(st.integers(1, 4))
         shape = tuple(data.draw(st.sampled_from((1, 2, 3, 4, 5, 7))) for _ in range(rank))
         for _ in range(data.draw(st.integers(0, 2))):  # values an op may pick as other operands
-            ctx.fresh(shape, *data.draw(st.sampled_from(INTERVALS)))
-        first = ctx.info(ctx.fresh(shape, *data.draw(st.sampled_from(INTERVALS))))
+            ctx.fresh(shape, *data.draw(st.sampled_from(_intervals(dtype))))
+        first = ctx.info(ctx.fresh(shape, *data.draw(st.sampled_from(_intervals(dtype)))))
         drawn = op.draw(ctx, first)
         if drawn is None:
             return
         drawn_count += 1
         arrays = {-1 - i: const_array(d) for i, d in enumerate(ctx.inputs)}
+        out_dtype = drawn.dtype or ctx.info(drawn.args[0]).dtype
         ref = op.reference([Approx.exact(arrays[a]) for a in drawn.args], dict(attrs_key(drawn.attrs)),
-                           UNIT_ROUNDOFF[dtype])
+                           unit_roundoff(out_dtype))
         assert ref.v.shape == tuple(drawn.shape), drawn
         slack = 1e-9 * max(1.0, abs(drawn.lo), abs(drawn.hi))
         assert np.all((ref.v >= drawn.lo - slack) & (ref.v <= drawn.hi + slack)), drawn
@@ -191,27 +209,37 @@ def test_default_graphs_are_valid_and_match(default_outcomes: list[Outcome]) -> 
     ran = sum(o.stage == "ran" or bool(o.known) for o in default_outcomes)  # a TVM crash is a valid graph
     assert n >= 300
     assert ran / n >= 0.99, "\n".join(failures(default_outcomes)[:5])
-    mismatches = [m for o in default_outcomes if not o.known for m in o.mismatches]
+    mismatches = [m for o in default_outcomes for m in o.mismatches]
     assert not mismatches, "\n".join(mismatches[:5])
     assert any(o.dtype == "float16" for o in default_outcomes)
-    # NCHW-only ops need a rank-4 value, which few default graphs have: one of them suffices
+    # 300 graphs of ~4 nodes cannot draw every op of a vocabulary this size (Hypothesis also
+    # prefers the first names): nine in ten of them, and every op in its own test above
     missing = set(op_registry()) - {op for o in default_outcomes for op in o.spec.ops()}
-    assert missing <= set(RANKED_OPS) and missing != set(RANKED_OPS), f"never drawn: {missing}"
+    assert len(missing) <= 0.1 * len(op_registry()), f"never drawn: {missing}"
 
 
 def _float32_checked(outcomes: list[Outcome]) -> list[tuple[np.ndarray, Approx]]:
-    return [(g, r) for o in outcomes if o.stage == "ran" and o.dtype == "float32"
+    """Outputs of graphs computed in float32 throughout (a float32 output cast from a float16 or
+    bfloat16 value has that dtype's precision, rightly)."""
+    return [(g, r) for o in outcomes if o.stage == "ran"
+            and all(o.spec.value_dtype(v) == "float32" for v in range(o.spec.num_values))
             for g, r in zip(o.outputs, o.refs) if g.size]
 
 
 def test_tolerance_is_tight(default_outcomes: list[Outcome]) -> None:
     rel = []
+    unknown = total = 0
     for _, ref in _float32_checked(default_outcomes):
-        ok = np.isfinite(ref.v) & (np.abs(ref.v) > 1e-20)
+        # elements a step decides (floor, a comparison) within their margin are unknown (e = inf):
+        # not compared at all, so they must stay rare
+        unknown += int((~np.isfinite(ref.e)).sum())
+        total += ref.e.size
+        ok = np.isfinite(ref.v) & (np.abs(ref.v) > 1e-20) & np.isfinite(ref.e)
         if ok.any():
             rel.append(np.median(ref.e[ok] / np.abs(ref.v[ok])))
     assert len(rel) > 100
     assert np.median(rel) < 1e-4
+    assert unknown <= 0.01 * total, f"{unknown} of {total} elements unknown"
 
 
 def test_small_perturbation_is_detected(default_outcomes: list[Outcome]) -> None:
@@ -241,7 +269,7 @@ def test_campaign_2000_graphs() -> None:
     print(f"{len(outcomes)} graphs, {ran} ran, {len(bad)} failures, {time.perf_counter() - start:.0f} s")
     assert len(outcomes) >= 2000
     assert ran / len(outcomes) >= 0.99
-    assert not [m for o in outcomes if not o.known for m in o.mismatches], "\n".join(bad[:10])
+    assert not [m for o in outcomes for m in o.mismatches], "\n".join(bad[:10])
 
 
 @pytest.mark.slow

@@ -116,7 +116,8 @@ class RelaxCase(Case):
             return 0, Mismatch((), float("nan"), float("nan"), 0.0, 0, 0,
                                shape_note=f"{len(outputs)} tensors returned, the input graph returns {len(refs)}")
         for i, (got, ref) in enumerate(zip(outputs, refs)):
-            m = compare(got, ref, self.dtype)
+            # each output in its own dtype (a graph may return float and bool values together)
+            m = compare(got, ref, self.spec.value_dtype(self.spec.outputs[i]))
             if m is not None:
                 return i, m
         return None

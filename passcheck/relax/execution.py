@@ -144,7 +144,17 @@ def merge_all(modules: list[tuple[Any, str]]) -> Any:
 
 def call_main(vm: Any, name: str, params: list[np.ndarray]) -> list[np.ndarray]:
     with timing.stage("run"):
-        return flatten_outputs(vm[name](*params))
+        return flatten_outputs(vm[name](*[as_runtime(p) for p in params]))
+
+
+def as_runtime(a: np.ndarray) -> Any:
+    """``a`` as the VM accepts it: NumPy arrays pass as they are, except bfloat16 (ml_dtypes),
+    which DLPack cannot describe: TVM copies it into a tensor of its own."""
+    if str(a.dtype) != "bfloat16":
+        return a
+    import tvm
+
+    return tvm.runtime.tensor(a)
 
 
 def run_relax_pair(first: Any, second: Any, params: list[np.ndarray],

@@ -13,7 +13,9 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from passcheck.core.rounding import INT_RANGE
 from passcheck.relax.ops.base import (
+    SAFE_MAGNITUDE,
     DrawContext,
     Drawn,
     ValueInfo,
@@ -21,11 +23,14 @@ from passcheck.relax.ops.base import (
     chance,
     finite_interval,
     op_registry,
+    value_limit,
 )
 from passcheck.relax.spec import GraphSpec, Node, TensorDecl
 
 DIMS = (1, 2, 3, 4, 5, 6, 7, 8, 11, 13)  # primes and 1s on purpose
-SAFE_MAGNITUDE = {"float32": 1e6, "float16": 2e3}
+# dtypes a graph's first input may have besides float32/float16 (bfloat16 compiles for the CPU
+# with llvm in TVM 0.27: its arithmetic is done in float32 and rounded back)
+OTHER_DTYPES = ("float64", "bfloat16", "int8", "int16", "int32", "int64", "uint8", "bool")
 
 
 @dataclass(frozen=True)
@@ -39,6 +44,8 @@ class GraphBias:
     prefer_const: float = 0.0  # chance an op's first operand is taken among constant-only values
     symbolic: float = 0.15  # chance the first input has a symbolic leading dim
     float16: float = 0.0  # chance the graph is float16 (only ops that support it)
+    other_dtypes: float = 0.1  # chance the first input has one of OTHER_DTYPES
+    dtypes: tuple[str, ...] = ()  # the first input's dtype is drawn among these, when given
     first_ranks: tuple[int, ...] = (1, 2, 3, 4)
     allow_special: bool = False  # NaN/Inf input values
     square: float = 0.0  # chance a rank-4 first input has H == W (layout bugs that swap H and W)
@@ -52,16 +59,35 @@ def _dims(draw: Any, rank: int) -> list[int]:
     return [draw(st.sampled_from(DIMS)) for _ in range(rank)]
 
 
+def _first_interval(draw: Any, dtype: str) -> tuple[float, float]:
+    if dtype in INT_RANGE:
+        lo, hi = INT_RANGE[dtype]
+        # the whole range (wraparound is common), small values, or small non-negative ones
+        kind = draw(st.sampled_from(("full", "small", "nonneg")))
+        if kind == "full":
+            return float(lo), float(hi)
+        return (float(max(lo, -8)) if kind == "small" else 0.0), float(min(hi, 100))
+    scale = draw(st.sampled_from((1.0, 1.0, 0.01, 10.0, 100.0)))
+    return -scale, scale
+
+
 @st.composite
 def relax_graphs(draw: Any, bias: GraphBias = GraphBias()) -> GraphSpec:
     ops = op_registry()
     dtype = "float16" if chance(draw, bias.float16) else "float32"
-    names = [n for n, o in sorted(ops.items()) if bias.weight(n) > 0 and (dtype == "float32" or o.float16)]
+    if bias.dtypes:
+        dtype = draw(st.sampled_from(bias.dtypes))
+    elif chance(draw, bias.other_dtypes):
+        dtype = draw(st.sampled_from(OTHER_DTYPES))
+    # ops of the first input's dtype, and those declaring their dtypes (other dtypes than the
+    # first input's come from astype and comparisons)
+    names = [n for n, o in sorted(ops.items()) if bias.weight(n) > 0 and (o.accepts(dtype) or o.dtypes)]
     # Weighted choice as a sampled_from over repeated names: Hypothesis shrinks an index into a
     # list far better than a float threshold (it tries each earlier name in turn).
     menu = [n for n in names for _ in range(max(1, round(2 * bias.weight(n))))]
     choose_op = st.sampled_from(menu)
-    ctx = DrawContext(draw, dtype, symbolic_ok=True, const_bias=bias.const_bias, limit=SAFE_MAGNITUDE[dtype])
+    ctx = DrawContext(draw, dtype, symbolic_ok=True, const_bias=bias.const_bias,
+                      limit=SAFE_MAGNITUDE.get(dtype, SAFE_MAGNITUDE["float32"]))
 
     rank = draw(st.sampled_from(bias.first_ranks))
     shape: list[Any] = _dims(draw, rank)
@@ -71,15 +97,14 @@ def relax_graphs(draw: Any, bias: GraphBias = GraphBias()) -> GraphSpec:
     if rank and chance(draw, bias.symbolic):
         shape[0] = "n"
         sym_sizes["n"] = draw(st.sampled_from((1, 2, 3, 5, 7)))
-    scale = draw(st.sampled_from((1.0, 1.0, 0.01, 10.0, 100.0)))
-    special = bias.allow_special and draw(st.booleans())
-    ctx.fresh(tuple(shape), -scale, scale, const=False, style="special" if special else None)
+    lo, hi = _first_interval(draw, dtype)
+    special = bias.allow_special and dtype not in INT_RANGE and draw(st.booleans())
+    ctx.fresh(tuple(shape), lo, hi, const=False, style="special" if special else None)
     if bias.prefer_const:
-        ctx.fresh(tuple(d if isinstance(d, int) else 1 for d in shape), -scale, scale, const=True)
+        ctx.fresh(tuple(d if isinstance(d, int) else 1 for d in shape), lo, hi, const=True)
 
-    nodes: list[tuple[str, Drawn]] = []
+    nodes: list[tuple[str, str, Drawn]] = []
     n_nodes = draw(st.integers(bias.min_nodes, bias.max_nodes))
-    limit = SAFE_MAGNITUDE[dtype]
     attempts = 0
     while len(nodes) < n_nodes and attempts < 4 * n_nodes + 8:
         attempts += 1
@@ -88,29 +113,31 @@ def relax_graphs(draw: Any, bias: GraphBias = GraphBias()) -> GraphSpec:
         const_first = chance(draw, bias.prefer_const)
 
         def ok(v: ValueInfo, op: Any = op, const_first: bool = const_first) -> bool:
-            # a first operand in the graph's dtype: ops that take others (dequantize's int8) pick them
-            return (op.symbolic or v.static) and (v.const_only or not const_first) and v.dtype == dtype
+            return (op.symbolic or v.static) and (v.const_only or not const_first) and op.accepts(v.dtype)
 
         first = ctx.pick(ok)
         if first is None:
             continue
         drawn = op.draw(ctx, first)
-        if drawn is None or not finite_interval(drawn.lo, drawn.hi, limit) or not ctx.fits(drawn.shape):
+        if drawn is None:
+            continue
+        out_dtype = drawn.dtype or ctx.info(drawn.args[0]).dtype
+        if not finite_interval(drawn.lo, drawn.hi, value_limit(ctx, out_dtype)) or not ctx.fits(drawn.shape):
             continue
         if not op.symbolic and any(not ctx.info(a).static for a in drawn.args):
             continue
         vid = len(nodes)
-        nodes.append((name, drawn))
+        nodes.append((name, out_dtype, drawn))
         const_only = all(ctx.info(a).const_only for a in drawn.args)
-        out_dtype = drawn.dtype or ctx.info(drawn.args[0]).dtype
         ctx.values.append(ValueInfo(vid, tuple(drawn.shape), out_dtype, drawn.lo, drawn.hi, const_only))
     if not nodes:
-        # Every op refused (tiny draws); fall back to something always valid.
+        # Every op refused (tiny draws); fall back to something always valid for the dtype.
         first = ctx.values[0]
-        drawn = ops["relu"].draw(ctx, first)
+        name = next(n for n in ("relu", "abs", "bitwise_not") if ops[n].accepts(first.dtype))
+        drawn = ops[name].draw(ctx, first)
         assert drawn is not None
-        nodes.append(("relu", drawn))
-        ctx.values.append(ValueInfo(0, tuple(drawn.shape), dtype, drawn.lo, drawn.hi, False))
+        nodes.append((name, first.dtype, drawn))
+        ctx.values.append(ValueInfo(0, tuple(drawn.shape), first.dtype, drawn.lo, drawn.hi, False))
 
     n_in = len(ctx.inputs)
 
@@ -118,8 +145,8 @@ def relax_graphs(draw: Any, bias: GraphBias = GraphBias()) -> GraphSpec:
         return -1 - vid if vid < 0 else n_in + vid
 
     spec_nodes = tuple(
-        Node(name, tuple(renum(a) for a in d.args), attrs_key(d.attrs), tuple(d.shape), ctx.info(vid).dtype)
-        for vid, (name, d) in enumerate(nodes)
+        Node(name, tuple(renum(a) for a in d.args), attrs_key(d.attrs), tuple(d.shape), out_dtype)
+        for name, out_dtype, d in nodes
     )
     consumed = {a for n in spec_nodes for a in n.args}
     outputs = [n_in + i for i in range(len(spec_nodes)) if n_in + i not in consumed]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from passcheck.core import timing
-from passcheck.core.rounding import UNIT_ROUNDOFF, Approx
+from passcheck.core.rounding import Approx, unit_roundoff
 from passcheck.relax.ops.base import op_registry
 from passcheck.relax.spec import GraphSpec, const_array
 
@@ -18,7 +18,6 @@ from passcheck.relax.spec import GraphSpec, const_array
 def evaluate(spec: GraphSpec, params: list[np.ndarray]) -> list[Approx]:
     """The reference outputs of ``spec`` on the parameter arrays ``params`` (in order)."""
     ops = op_registry()
-    u = UNIT_ROUNDOFF[spec.inputs[0].dtype if spec.inputs else "float32"]
     vals: list[Approx] = []
     it = iter(params)
     for decl in spec.inputs:
@@ -26,5 +25,8 @@ def evaluate(spec: GraphSpec, params: list[np.ndarray]) -> list[Approx]:
         vals.append(Approx.exact(arr))
     with np.errstate(all="ignore"), timing.stage("reference"):
         for node in spec.nodes:
-            vals.append(ops[node.op].reference([vals[a] for a in node.args], dict(node.attrs), u))
+            # ``u`` of the node's own (output) dtype: 0 for integers and bool, which are exact
+            out = ops[node.op].reference([vals[a] for a in node.args], dict(node.attrs), unit_roundoff(node.dtype))
+            out.dtype = node.dtype
+            vals.append(out)
     return [vals[o] for o in spec.outputs]

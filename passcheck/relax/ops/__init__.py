@@ -3,6 +3,8 @@
 from passcheck.relax.ops import (  # noqa: F401
     activation,
     attention,
+    binary,
+    compare,
     conv,
     elementwise,
     image,
@@ -14,5 +16,6 @@ from passcheck.relax.ops import (  # noqa: F401
     quant,
     reduce,
     shape,
+    unary,
 )
 from passcheck.relax.ops.base import OpSpec, op_registry  # noqa: F401

@@ -23,8 +23,12 @@ from typing import Any
 from hypothesis import strategies as st
 
 from passcheck.core.registry import Registry
-from passcheck.core.rounding import DTYPE_MAX, Approx
+from passcheck.core.rounding import DTYPE_MAX, INT_RANGE, Approx
 from passcheck.relax.spec import Dim, TensorDecl
+
+# Largest |value| a float value of the dtype may reach in a drawn graph (far below overflow:
+# an op's intermediates, a float16 partial sum, must not overflow either).
+SAFE_MAGNITUDE = {"float32": 1e6, "float16": 2e3, "float64": 1e6, "bfloat16": 1e6}
 
 
 @dataclass
@@ -58,7 +62,7 @@ class Drawn:
     shape: tuple[Dim, ...]
     lo: float
     hi: float
-    dtype: str | None = None  # the output's dtype; None: the first operand's
+    dtype: str | None = None  # the output dtype; None: the first operand's
 
 
 class DrawContext:
@@ -80,8 +84,8 @@ class DrawContext:
     # -- values ---------------------------------------------------------------------------
     def fresh(self, shape: tuple[Dim, ...], lo: float = -1.0, hi: float = 1.0, *,
               const: bool | None = None, style: str | None = None, dtype: str | None = None) -> int:
-        """A new graph input of this shape (and ``dtype``, default the graph's); parameter or
-        constant is drawn unless given."""
+        """A new graph input of this shape and dtype (None: the graph's); parameter or constant
+        is drawn unless given."""
         dtype = dtype or self.dtype
         if const is None:
             static = all(isinstance(d, int) for d in shape)
@@ -133,7 +137,15 @@ class OpSpec:
     reference: Callable[[list[Approx], dict[str, Any], float], Approx]
     float16: bool = True
     symbolic: bool = False  # accepts operands with symbolic dims
+    # the operand dtypes TVM 0.27 compiles the op for on CPU; None: float32 (and float16 when
+    # ``float16``), the float ops declared before graphs had other dtypes
+    dtypes: frozenset[str] | None = None
     tags: frozenset[str] = field(default_factory=frozenset)  # e.g. {"inference-norm"} for biasing
+
+    def accepts(self, dtype: str) -> bool:
+        if self.dtypes is not None:
+            return dtype in self.dtypes
+        return dtype == "float32" or (self.float16 and dtype == "float16")
 
 
 OPS: Registry[OpSpec] = Registry("Relax op", hint="`passcheck list --ops` shows the vocabulary")
@@ -189,3 +201,11 @@ def attrs_key(attrs: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
         return v
 
     return tuple(sorted((k, freeze(v)) for k, v in attrs.items()))
+
+
+def value_limit(ctx: DrawContext, dtype: str) -> float:
+    """Largest |value| a value of ``dtype`` may reach: integers wrap (defined behaviour, drawn
+    on purpose), floats stay far from overflow (also in the graph's first dtype's terms)."""
+    if dtype in INT_RANGE:
+        return math.inf
+    return min(ctx.limit, SAFE_MAGNITUDE[dtype])
