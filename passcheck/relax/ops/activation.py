@@ -19,6 +19,7 @@ from passcheck.relax.ops.base import DrawContext, Drawn, OpSpec, ValueInfo, regi
 from passcheck.relax.ops.bounds import F32_U, gamma, underflow
 from passcheck.relax.ops.drawing import draw_axis, relax_ops, spelled_axis
 from passcheck.relax.ops.norm import exp_rel_error
+from passcheck.relax.ops.numeric import FLOATS
 
 _erf = np.vectorize(math.erf, otypes=[np.float64])
 
@@ -91,7 +92,7 @@ def _smooth(name: str) -> OpSpec:
 
     return register_op(OpSpec(name, f"relax.nn.{name}", "elemwise", draw,
                               lambda args, attrs: getattr(relax_ops().nn, name)(args[0]),
-                              reference, symbolic=True, tags=frozenset({"activation"})))
+                              reference, symbolic=True, dtypes=FLOATS, tags=frozenset({"activation"})))
 
 
 for _name in _SMOOTH:
@@ -115,7 +116,7 @@ register_op(OpSpec("selu", "relax.nn.selu", "elemwise",
                    lambda ctx, first: _draw_elementwise(ctx, first, min(-1.76, first.lo * SELU_SCALE),
                                                         max(first.hi * SELU_SCALE, 0.0)),
                    lambda args, attrs: relax_ops().nn.selu(args[0]),
-                   _reference_selu, symbolic=True, tags=frozenset({"activation"})))
+                   _reference_selu, symbolic=True, dtypes=FLOATS, tags=frozenset({"activation"})))
 
 
 # -- softplus ------------------------------------------------------------------------------------
@@ -145,7 +146,7 @@ def _reference_softplus(args: list[Approx], attrs: dict[str, Any], u: float) -> 
 
 register_op(OpSpec("softplus", "relax.nn.softplus", "elemwise", _draw_softplus,
                    lambda args, attrs: relax_ops().nn.softplus(args[0], attrs["beta"], attrs["threshold"]),
-                   _reference_softplus, symbolic=True, tags=frozenset({"activation"})))
+                   _reference_softplus, symbolic=True, dtypes=FLOATS, tags=frozenset({"activation"})))
 
 
 # -- leakyrelu, prelu ----------------------------------------------------------------------------
@@ -165,7 +166,7 @@ def _reference_leakyrelu(args: list[Approx], attrs: dict[str, Any], u: float) ->
 
 register_op(OpSpec("leakyrelu", "relax.nn.leakyrelu", "elemwise", _draw_leakyrelu,
                    lambda args, attrs: relax_ops().nn.leakyrelu(args[0], attrs["alpha"]),
-                   _reference_leakyrelu, symbolic=True, tags=frozenset({"activation"})))
+                   _reference_leakyrelu, symbolic=True, dtypes=FLOATS, tags=frozenset({"activation"})))
 
 
 def _draw_prelu(ctx: DrawContext, first: ValueInfo) -> Drawn | None:
@@ -194,7 +195,8 @@ def _reference_prelu(args: list[Approx], attrs: dict[str, Any], u: float) -> App
 
 register_op(OpSpec("prelu", "relax.nn.prelu", "elemwise", _draw_prelu,
                    lambda args, attrs: relax_ops().nn.prelu(args[0], args[1], attrs["axis"]),
-                   _reference_prelu, symbolic=True, tags=frozenset({"activation"})))
+                   # Relax's type rule rejects bfloat16 ("Prelu requires the input tensor to have float dtype")
+                   _reference_prelu, symbolic=True, dtypes=FLOATS - {"bfloat16"}, tags=frozenset({"activation"})))
 
 
 # -- log_softmax ---------------------------------------------------------------------------------
@@ -234,7 +236,7 @@ def _reference_log_softmax(args: list[Approx], attrs: dict[str, Any], u: float) 
 
 register_op(OpSpec("log_softmax", "relax.nn.log_softmax", "norm", _draw_log_softmax,
                    lambda args, attrs: relax_ops().nn.log_softmax(args[0], axis=attrs["axis"]),
-                   _reference_log_softmax, symbolic=True, tags=frozenset({"softmax"})))
+                   _reference_log_softmax, symbolic=True, dtypes=FLOATS, tags=frozenset({"softmax"})))
 
 
 # -- dropout -------------------------------------------------------------------------------------
@@ -263,4 +265,4 @@ def _reference_dropout(args: list[Approx], attrs: dict[str, Any], u: float) -> A
 
 
 register_op(OpSpec("dropout", "relax.nn.dropout", "injective", _draw_dropout, _build_dropout,
-                   _reference_dropout, symbolic=True, tags=frozenset({"inference", "tuple"})))
+                   _reference_dropout, symbolic=True, dtypes=FLOATS, tags=frozenset({"inference", "tuple"})))

@@ -20,6 +20,7 @@ from passcheck.relax.ops.base import DrawContext, Drawn, OpSpec, ValueInfo, inte
 from passcheck.relax.ops.bounds import contraction_error, gamma, underflow
 from passcheck.relax.ops.drawing import relax_ops
 from passcheck.relax.ops.norm import exp_rel_error
+from passcheck.relax.ops.numeric import FLOATS
 
 
 def _qk(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -110,7 +111,7 @@ def _reference_attention(args: list[Approx], attrs: dict[str, Any], u: float) ->
 
 register_op(OpSpec("attention", "relax.nn.attention", "opaque",
                    lambda ctx, first: _draw_attention(ctx, first, bias=False), _build_attention,
-                   _reference_attention, tags=frozenset({"attention"})))
+                   _reference_attention, dtypes=FLOATS, tags=frozenset({"attention"})))
 register_op(OpSpec("attention_bias", "relax.nn.attention_bias", "opaque",
                    lambda ctx, first: _draw_attention(ctx, first, bias=True), _build_attention,
-                   _reference_attention, tags=frozenset({"attention"})))
+                   _reference_attention, dtypes=FLOATS, tags=frozenset({"attention"})))

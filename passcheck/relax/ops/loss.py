@@ -19,6 +19,7 @@ from passcheck.core.rounding import Approx
 from passcheck.relax.ops.base import DrawContext, Drawn, OpSpec, ValueInfo, register_op
 from passcheck.relax.ops.bounds import gamma, underflow
 from passcheck.relax.ops.drawing import relax_ops
+from passcheck.relax.ops.numeric import FLOATS
 
 # -- cross_entropy_with_logits ---------------------------------------------------------------------
 
@@ -52,7 +53,7 @@ def _reference_cross_entropy(args: list[Approx], attrs: dict[str, Any], u: float
 register_op(OpSpec("cross_entropy_with_logits", "relax.nn.cross_entropy_with_logits", "opaque",
                    _draw_cross_entropy,
                    lambda args, attrs: relax_ops().nn.cross_entropy_with_logits(args[0], args[1]),
-                   _reference_cross_entropy, tags=frozenset({"loss"})))
+                   _reference_cross_entropy, dtypes=FLOATS, tags=frozenset({"loss"})))
 
 
 # -- nll_loss ------------------------------------------------------------------------------------
@@ -110,4 +111,4 @@ def _reference_nll_loss(args: list[Approx], attrs: dict[str, Any], u: float) -> 
 
 
 register_op(OpSpec("nll_loss", "relax.nn.nll_loss", "opaque", _draw_nll_loss, _build_nll_loss,
-                   _reference_nll_loss, tags=frozenset({"loss"})))
+                   _reference_nll_loss, dtypes=FLOATS, tags=frozenset({"loss"})))

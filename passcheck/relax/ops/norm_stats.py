@@ -6,6 +6,10 @@ in the tensor's dtype (as layer_norm does), rms_norm multiplies by its weight in
 the cast. The bound is the one of an accurate float32 normalisation (the mean, then the
 variance of the deviations, as layer_norm's legalization computes it): print the legalized
 kernels with ``relax.transform.LegalizeOps()(mod).script()`` to compare.
+
+float32 and float16 only: TOPI's group_norm and instance_norm refuse float64 and bfloat16 ("only
+support float32 and float16 for now"), and rms_norm computes float64 data in float32 (it misses
+the float64 bound: found, not yet kept as a repro).
 """
 
 from __future__ import annotations

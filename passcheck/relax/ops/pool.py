@@ -19,6 +19,7 @@ from passcheck.core.rounding import Approx
 from passcheck.relax.ops.base import DrawContext, Drawn, OpSpec, ValueInfo, register_op
 from passcheck.relax.ops.bounds import gamma, underflow
 from passcheck.relax.ops.drawing import relax_ops
+from passcheck.relax.ops.numeric import FLOATS
 from passcheck.relax.ops.windows import gather_windows_nd, window_out_size
 
 
@@ -133,7 +134,8 @@ def _pool(name: str, *, avg: bool, nd: int) -> OpSpec:
 
     # pattern: TVM's AnnotateTIROpPattern marks legalized pools out-ewise-fusable, like conv2d
     return register_op(OpSpec(name, f"relax.nn.{name}", "conv", draw, build,
-                              _reference_avg if avg else _reference_max, tags=frozenset({"pool"})))
+                              _reference_avg if avg else _reference_max, dtypes=FLOATS,
+                              tags=frozenset({"pool"})))
 
 
 for _nd in (1, 2, 3):
@@ -186,4 +188,4 @@ for _nd in (1, 2, 3):
                        lambda ctx, first, nd=_nd: _draw_adaptive(ctx, first, nd),
                        lambda args, attrs, nd=_nd: getattr(relax_ops().nn, f"adaptive_avg_pool{nd}d")(
                            args[0], output_size=list(attrs["output_size"])),
-                       _reference_adaptive, tags=frozenset({"pool"})))
+                       _reference_adaptive, dtypes=FLOATS, tags=frozenset({"pool"})))
