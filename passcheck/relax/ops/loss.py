@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 from hypothesis import strategies as st
 
-from passcheck.core.rounding import Approx
+from passcheck.core.rounding import Approx, unit_roundoff
 from passcheck.relax.ops.base import DrawContext, Drawn, OpSpec, ValueInfo, register_op
 from passcheck.relax.ops.bounds import gamma, underflow
 from passcheck.relax.ops.drawing import relax_ops
@@ -71,10 +71,15 @@ def _draw_nll_loss(ctx: DrawContext, first: ValueInfo) -> Drawn | None:
     bound = first.bound * w_hi * (terms if reduction == "sum" else 1)
     if bound > ctx.limit or terms * first.bound * w_hi > ctx.limit:
         return None
+    if reduction != "none" and terms * unit_roundoff(first.dtype) > 0.25:
+        return None  # a bfloat16 sum of this many terms has no useful bound (gamma_k near 1)
     # uniform in [0, C): whole classes after the cast to int64
     targets = ctx.fresh(t_shape, 0.0, c - 1e-6, style="uniform", dtype="int64")
     args = (first.vid, targets) + ((ctx.fresh((c,), 0.5, 1.5),) if weighted else ())
-    attrs = {"reduction": reduction, "ignore_index": ctx.draw(st.sampled_from((-100, -100, 0, 1)))}
+    # a mean over targets that are all ignored is 0 / 0 (NaN, as in PyTorch): with "mean" the
+    # ignored class is one no target has; "sum" and "none" ignore real classes
+    ignore = -100 if reduction == "mean" else ctx.draw(st.sampled_from((-100, 0, 1)))
+    attrs = {"reduction": reduction, "ignore_index": ignore}
     out = t_shape if reduction == "none" else ()
     return Drawn(args, attrs, out, -bound, bound)
 
