@@ -38,10 +38,9 @@ DTYPES = ("float32", "float16", "bfloat16", "float64", "int8", "int16", "int32",
 @dataclass
 class Outcome:
     spec: GraphSpec
-    stage: str  # "build", "well-formed", "execute" (the stage that failed) or "ran"
+    stage: str  # "build", "well-formed", "execute" (the stage that failed), "known-bug" or "ran"
     error: str = ""
     dtype: str = "float32"
-    known: list[str] = field(default_factory=list)  # mismatches that are registered TVM bugs
     outputs: list[np.ndarray] = field(default_factory=list)
     refs: list[Approx] = field(default_factory=list)
     mismatches: list[str] = field(default_factory=list)
@@ -60,30 +59,28 @@ def check_graph(spec: GraphSpec) -> Outcome:
         outputs = run_relax(mod, params)
     except Exception as e:  # noqa: BLE001
         error = f"{type(e).__name__}: {str(e).strip().splitlines()[-1][:300]}"
-        # a kept TVM bug that makes the op's lowering raise (as semantics_preserved reports it)
-        bug = known_op_bug(f"checking raised {error}", spec, mod)
-        return Outcome(spec, "execute", error, known=[error] if bug else [])
+        known = known_bug(error, mod)
+        return Outcome(spec, "known-bug" if known else "execute", f"{known or ''} {error}".strip())
     refs = evaluate(spec, params)
     dtype = spec.value_dtype(spec.outputs[0])
     out = Outcome(spec, "ran", dtype=dtype, outputs=outputs, refs=refs)
     for i, (got, ref) in enumerate(zip(outputs, refs)):
-        out_dtype = spec.value_dtype(spec.outputs[i])
-        m = compare(got, ref, out_dtype)
-        if m is not None:
-            message = f"{spec.ops()} ({out_dtype}): {m.describe(f'output {i}')}"
-            bug = known_op_bug("wrong numbers: " + m.describe(f"output {i}"), spec, mod)
-            (out.known if bug else out.mismatches).append(message)
+        m = compare(got, ref, spec.value_dtype(spec.outputs[i]))
+        if m is None:
+            continue
+        known = known_bug("wrong numbers: " + m.describe(f"output {i}"), mod)
+        if known:
+            out.stage, out.error = "known-bug", f"{out.error} {known}".strip()
+        else:
+            out.mismatches.append(f"{spec.ops()} ({dtype}): {m.describe(f'output {i}')}")
     return out
 
 
-def known_op_bug(message: str, spec: GraphSpec, mod: object = None) -> str | None:
-    """The registered TVM bug of an op itself (one that shows in every pass) this mismatch or
-    compile failure is; its IR pattern sees the op names and the module's TVMScript."""
-    ir = " ".join(spec.ops()) + ("\n" + mod.script() if mod is not None else "")  # type: ignore[attr-defined]
-    for bug in KNOWN_BUGS.values():
-        if not bug.subjects and bug.matches((), "semantics_preserved", message, ir):
-            return bug.name
-    return None
+def known_bug(message: str, mod: object) -> str | None:
+    """The kept TVM bug a valid graph's failure matches (message and IR), if any: the generator
+    does not steer around them."""
+    return next((b.name for b in KNOWN_BUGS.values() if not b.subjects
+                 and b.matches((), "semantics_preserved", message, mod.script())), None)
 
 
 def campaign(bias: GraphBias, n: int) -> list[Outcome]:
@@ -100,7 +97,7 @@ def campaign(bias: GraphBias, n: int) -> list[Outcome]:
 
 
 def failures(outcomes: list[Outcome]) -> list[str]:
-    bad = [f"{o.stage} failed for {o.spec.ops()}: {o.error}" for o in outcomes if o.stage != "ran" and not o.known]
+    bad = [f"{o.stage} failed for {o.spec.ops()}: {o.error}" for o in outcomes if o.stage not in ("ran", "known-bug")]
     return bad + [m for o in outcomes for m in o.mismatches]
 
 
@@ -121,7 +118,7 @@ def biased_towards(op: str, max_nodes: int = 5) -> GraphBias:
 
 
 def _checked(outcomes: list[Outcome], op: str) -> int:
-    return sum(op in o.spec.ops() and o.stage == "ran" and not o.known for o in outcomes)
+    return sum(op in o.spec.ops() and o.stage == "ran" for o in outcomes)
 
 
 @pytest.mark.parametrize("op", sorted(op_registry()))
@@ -181,7 +178,8 @@ def test_draw_declares_shape_and_interval(name: str) -> None:
         assert ref.v.shape == tuple(drawn.shape), drawn
         slack = 1e-9 * max(1.0, abs(drawn.lo), abs(drawn.hi))
         assert np.all((ref.v >= drawn.lo - slack) & (ref.v <= drawn.hi + slack)), drawn
-        assert np.all(np.isfinite(ref.e) & (ref.e >= 0))
+        # an integer result (argmax's index) is exact or unknown (e = inf: a near tie)
+        assert np.all((np.isfinite(ref.e) | (drawn.dtype is not None)) & (ref.e >= 0))
 
     check()
     assert drawn_count >= 20, f"{name} accepted only {drawn_count} of 40 operands"
@@ -208,7 +206,7 @@ def default_outcomes() -> list[Outcome]:
 
 def test_default_graphs_are_valid_and_match(default_outcomes: list[Outcome]) -> None:
     n = len(default_outcomes)
-    ran = sum(o.stage == "ran" or bool(o.known) for o in default_outcomes)  # a TVM crash is a valid graph
+    ran = sum(o.stage in ("ran", "known-bug") for o in default_outcomes)
     assert n >= 300
     assert ran / n >= 0.99, "\n".join(failures(default_outcomes)[:5])
     mismatches = [m for o in default_outcomes for m in o.mismatches]
@@ -270,7 +268,7 @@ def test_campaign_2000_graphs() -> None:
     start = time.perf_counter()
     outcomes = campaign(GraphBias(float16=0.2), 2000)
     bad = failures(outcomes)
-    ran = sum(o.stage == "ran" or bool(o.known) for o in outcomes)
+    ran = sum(o.stage in ("ran", "known-bug") for o in outcomes)
     print(f"{len(outcomes)} graphs, {ran} ran, {len(bad)} failures, {time.perf_counter() - start:.0f} s")
     assert len(outcomes) >= 2000
     assert ran / len(outcomes) >= 0.99

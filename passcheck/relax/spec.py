@@ -29,7 +29,7 @@ class TensorDecl:
     const: bool
     lo: float = -1.0
     hi: float = 1.0
-    style: str = "uniform"  # "uniform" | "narrow" | "wide" | "special" (NaN/Inf: only when asked)
+    style: str = "uniform"  # "uniform" | "narrow" | "wide" | "special" (NaN/Inf/0: only when asked)
     seed: int = 0
 
 
@@ -55,6 +55,9 @@ class GraphSpec:
     input_seed: int = 0
     dataflow: bool = True
     extra: tuple[tuple[str, object], ...] = field(default=())  # pass-specific draws (e.g. layouts)
+    # how the parameters reach the VM: NumPy arrays as they are (TVM wraps them without a copy;
+    # the VM refuses zero-size ones, a kept TVM bug) or copies into TVM tensors
+    tensor_inputs: bool = False
 
     @property
     def num_values(self) -> int:
@@ -134,7 +137,10 @@ def tensor_values(decl: TensorDecl, shape: tuple[int, ...], rng: np.random.Gener
         if decl.style == "special" and size:
             k = max(1, size // 8)
             idx = rng.choice(size, size=k, replace=False)
-            v[idx] = rng.choice([np.nan, np.inf, -np.inf], size=k)
+            # zeros too: a divisor drawn away from zero meets them (division by zero is asked
+            # for); in turn from a random start, so that a tensor of four or more elements has each
+            specials = np.array([np.nan, np.inf, -np.inf, 0.0])
+            v[idx] = specials[(rng.integers(0, 4) + np.arange(k)) % 4]
     return v.reshape(shape).astype(np_dtype(decl.dtype))
 
 

@@ -80,6 +80,9 @@ class DrawContext:
         self.limit = limit if limit is not None else DTYPE_MAX[dtype] * 2.0**-5
         self.values: list[ValueInfo] = []
         self.inputs: list[TensorDecl] = []
+        # chance a fresh float constant holds NaN, +-Inf and zeros among its values (FoldConstant's
+        # bias: constant subgraphs that produce non-finite values, divisions by zero)
+        self.special_consts = 0.0
 
     # -- values ---------------------------------------------------------------------------
     def fresh(self, shape: tuple[Dim, ...], lo: float = -1.0, hi: float = 1.0, *,
@@ -92,6 +95,10 @@ class DrawContext:
             const = static and chance(self.draw, self.const_bias)
         if any(isinstance(d, str) for d in shape):
             const = False  # constants have static shapes
+        if const and dtype not in INT_RANGE and chance(self.draw, self.special_consts):
+            # even over the op's own choice (a divisor's "uniform" away from zero): a graph of
+            # special constants asks for division by zero and NaN/Inf everywhere they go
+            style = "special"
         if style is None:
             style = self.draw(st.sampled_from(("uniform", "uniform", "narrow", "wide")))
         seed = self.draw(st.integers(0, 2**16))

@@ -9,7 +9,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from passcheck.core.rounding import Approx
-from passcheck.relax.ops.base import DrawContext, Drawn, OpSpec, ValueInfo, register_op
+from passcheck.relax.ops.base import DrawContext, Drawn, OpSpec, ValueInfo, chance, register_op
 from passcheck.relax.ops.drawing import draw_axes, draw_axis, relax_ops, spelled_axis
 from passcheck.relax.spec import Dim
 
@@ -30,6 +30,14 @@ def _draw_reshape(ctx: DrawContext, first: ValueInfo) -> Drawn | None:
         return None
     total = math.prod(int(d) for d in first.shape)
     rank = ctx.draw(st.sampled_from((1, 2, 3, 4, 4)))  # rank 4 feeds conv2d and pooling
+    if total == 0:
+        # A shape with a zero extent (-1 cannot be inferred from nothing). Relax reads a 0 in the
+        # new shape as "the input's extent at this position" (ConvertNewShapeToExpr), so the 0
+        # goes where the input has a zero extent, and the rank is at least that position's.
+        k = ctx.draw(st.sampled_from([i for i, d in enumerate(first.shape) if int(d) == 0]))
+        zero = [ctx.small_dim(1, 4) for _ in range(max(rank, k + 1))]
+        zero[k] = 0
+        return Drawn((first.vid,), {"shape": list(zero)}, tuple(zero), first.lo, first.hi)
     dims: list[int] = []
     rest = total
     for _ in range(rank - 1):
@@ -123,6 +131,7 @@ register_op(OpSpec("concat", "relax.concat", "injective", _draw_concat,
 # -- strided_slice -------------------------------------------------------------------------------
 
 STRIDES = (1, 1, 1, 2, 3, -1, -2)
+EMPTY_SLICE = 0.15  # chance an empty range drawn for an axis is kept
 
 
 def _slice_len(n: int, begin: int, end: int, stride: int) -> int:
@@ -140,19 +149,21 @@ def _draw_strided_slice(ctx: DrawContext, first: ValueInfo) -> Drawn | None:
     for a in axes:
         n = int(first.shape[a])
         stride = ctx.draw(st.sampled_from(STRIDES))
-        # NumPy semantics (negative indices count from the end, out-of-range ones clamp),
-        # which TVM matches; empty slices are rejected by Relax, so fall back to the full range
+        # NumPy semantics (negative indices count from the end, out-of-range ones clamp), which
+        # TVM matches. About half the draws would be empty; most become the full range so that
+        # graphs go on, the rest stay empty: zero-size tensors, and TVM 0.27's negative extent
+        # for a begin past the end (kept: tests/expected_findings/test_strided_slice_empty_extent.py)
         begin = ctx.draw(st.integers(-n - 2, n + 1))
         end = ctx.draw(st.integers(-n - 2, n + 1))
-        if _slice_len(n, begin, end, stride) == 0:
+        if _slice_len(n, begin, end, stride) == 0 and not chance(ctx.draw, EMPTY_SLICE):
             begin, end = (0, n) if stride > 0 else (n - 1, -n - 1)
         begins.append(begin)
         ends.append(end)
         strides.append(stride)
         shape[a] = _slice_len(n, begin, end, stride)
-    # TVM 0.27 cannot legalize a negative axis on a symbolically shaped tensor (InternalError
-    # "axis < src_tensor_dim"), so such tensors get non-negative axes
-    spelled = [spelled_axis(ctx, a, first.rank) if first.static else a for a in axes]
+    # negative axes on symbolically shaped tensors too, though TVM 0.27 fails to legalize them
+    # (kept: tests/expected_findings/test_strided_slice_negative_axis_symbolic.py)
+    spelled = [spelled_axis(ctx, a, first.rank) for a in axes]
     attrs = {"axes": spelled, "begin": begins, "end": ends, "strides": strides}
     return Drawn((first.vid,), attrs, tuple(shape), first.lo, first.hi)
 
