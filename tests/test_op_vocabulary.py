@@ -114,6 +114,8 @@ def biased_towards(op: str, max_nodes: int = 5) -> GraphBias:
     return GraphBias(op_weights=((op, weight),) + others, max_nodes=max_nodes,
                      float16=0.3 if spec.accepts("float16") else 0.0, symbolic=0.2 if spec.symbolic else 0.0,
                      first_ranks=(RANKED_OPS[op],) if op in RANKED_OPS else (1, 2, 3, 4), other_dtypes=other,
+                     # the N, C, *spatial ops refuse zero-size values (no reference for empty windows yet)
+                     zero_size=0.0 if op in RANKED_OPS else GraphBias.zero_size,
                      dtypes=first)
 
 
@@ -124,7 +126,8 @@ def _checked(outcomes: list[Outcome], op: str) -> int:
 @pytest.mark.parametrize("op", sorted(op_registry()))
 def test_op_matches_reference(op: str) -> None:
     outcomes = campaign(biased_towards(op), 16)
-    if _checked(outcomes, op) < 3:  # kept TVM bugs excused most graphs: draw more
+    if _checked(outcomes, op) < 3 or sum(op in o.spec.ops() for o in outcomes) < len(outcomes) // 4:
+        # kept TVM bugs excused most graphs, or Hypothesis's first small graphs missed the op: draw more
         outcomes = campaign(biased_towards(op), 64)
     assert not failures(outcomes), "\n".join(failures(outcomes)[:5])
     uses = sum(op in o.spec.ops() for o in outcomes)

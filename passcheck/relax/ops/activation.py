@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from passcheck.core.rounding import Approx
 from passcheck.relax.ops.base import DrawContext, Drawn, OpSpec, ValueInfo, register_op
 from passcheck.relax.ops.bounds import F32_U, gamma, underflow
-from passcheck.relax.ops.drawing import draw_axis, relax_ops, spelled_axis
+from passcheck.relax.ops.drawing import draw_axis, nonempty, relax_ops, spelled_axis
 from passcheck.relax.ops.norm import exp_rel_error
 from passcheck.relax.ops.numeric import FLOATS
 
@@ -90,7 +90,7 @@ def _smooth(name: str) -> OpSpec:
         own = np.abs(x.v) * (ulps * u + f32_ulps * F32_U) + u * np.abs(v) + 4.0 * underflow(u)
         return Approx(v, lip * x.e + own)
 
-    return register_op(OpSpec(name, f"relax.nn.{name}", "elemwise", draw,
+    return register_op(OpSpec(name, f"relax.nn.{name}", "elemwise", nonempty(draw),
                               lambda args, attrs: getattr(relax_ops().nn, name)(args[0]),
                               reference, symbolic=True, dtypes=FLOATS, tags=frozenset({"activation"})))
 
@@ -113,8 +113,8 @@ def _reference_selu(args: list[Approx], attrs: dict[str, Any], u: float) -> Appr
 
 
 register_op(OpSpec("selu", "relax.nn.selu", "elemwise",
-                   lambda ctx, first: _draw_elementwise(ctx, first, min(-1.76, first.lo * SELU_SCALE),
-                                                        max(first.hi * SELU_SCALE, 0.0)),
+                   nonempty(lambda ctx, first: _draw_elementwise(ctx, first, min(-1.76, first.lo * SELU_SCALE),
+                                                        max(first.hi * SELU_SCALE, 0.0))),
                    lambda args, attrs: relax_ops().nn.selu(args[0]),
                    _reference_selu, symbolic=True, dtypes=FLOATS, tags=frozenset({"activation"})))
 
@@ -144,7 +144,7 @@ def _reference_softplus(args: list[Approx], attrs: dict[str, Any], u: float) -> 
     return Approx(v, x.e + own + jump)
 
 
-register_op(OpSpec("softplus", "relax.nn.softplus", "elemwise", _draw_softplus,
+register_op(OpSpec("softplus", "relax.nn.softplus", "elemwise", nonempty(_draw_softplus),
                    lambda args, attrs: relax_ops().nn.softplus(args[0], attrs["beta"], attrs["threshold"]),
                    _reference_softplus, symbolic=True, dtypes=FLOATS, tags=frozenset({"activation"})))
 
@@ -164,7 +164,7 @@ def _reference_leakyrelu(args: list[Approx], attrs: dict[str, Any], u: float) ->
     return Approx(v, x.e + 2.0 * u * np.abs(v) + underflow(u))
 
 
-register_op(OpSpec("leakyrelu", "relax.nn.leakyrelu", "elemwise", _draw_leakyrelu,
+register_op(OpSpec("leakyrelu", "relax.nn.leakyrelu", "elemwise", nonempty(_draw_leakyrelu),
                    lambda args, attrs: relax_ops().nn.leakyrelu(args[0], attrs["alpha"]),
                    _reference_leakyrelu, symbolic=True, dtypes=FLOATS, tags=frozenset({"activation"})))
 
@@ -193,7 +193,7 @@ def _reference_prelu(args: list[Approx], attrs: dict[str, Any], u: float) -> App
     return Approx(v, prop + u * np.abs(v) + underflow(u))
 
 
-register_op(OpSpec("prelu", "relax.nn.prelu", "elemwise", _draw_prelu,
+register_op(OpSpec("prelu", "relax.nn.prelu", "elemwise", nonempty(_draw_prelu),
                    lambda args, attrs: relax_ops().nn.prelu(args[0], args[1], attrs["axis"]),
                    # Relax's type rule rejects bfloat16 ("Prelu requires the input tensor to have float dtype")
                    _reference_prelu, symbolic=True, dtypes=FLOATS - {"bfloat16"}, tags=frozenset({"activation"})))
@@ -234,7 +234,7 @@ def _reference_log_softmax(args: list[Approx], attrs: dict[str, Any], u: float) 
     return Approx(v, prop + own)
 
 
-register_op(OpSpec("log_softmax", "relax.nn.log_softmax", "norm", _draw_log_softmax,
+register_op(OpSpec("log_softmax", "relax.nn.log_softmax", "norm", nonempty(_draw_log_softmax),
                    lambda args, attrs: relax_ops().nn.log_softmax(args[0], axis=attrs["axis"]),
                    _reference_log_softmax, symbolic=True, dtypes=FLOATS, tags=frozenset({"softmax"})))
 
@@ -264,5 +264,5 @@ def _reference_dropout(args: list[Approx], attrs: dict[str, Any], u: float) -> A
     return Approx.exact(np.ones_like(x.v))
 
 
-register_op(OpSpec("dropout", "relax.nn.dropout", "injective", _draw_dropout, _build_dropout,
+register_op(OpSpec("dropout", "relax.nn.dropout", "injective", nonempty(_draw_dropout), _build_dropout,
                    _reference_dropout, symbolic=True, dtypes=FLOATS, tags=frozenset({"inference", "tuple"})))

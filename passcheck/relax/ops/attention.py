@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from passcheck.core.rounding import Approx
 from passcheck.relax.ops.base import DrawContext, Drawn, OpSpec, ValueInfo, interval_mul, register_op
 from passcheck.relax.ops.bounds import contraction_error, gamma, underflow
-from passcheck.relax.ops.drawing import relax_ops
+from passcheck.relax.ops.drawing import nonempty, relax_ops
 from passcheck.relax.ops.norm import exp_rel_error
 from passcheck.relax.ops.numeric import FLOATS
 
@@ -110,8 +110,8 @@ def _reference_attention(args: list[Approx], attrs: dict[str, Any], u: float) ->
 
 
 register_op(OpSpec("attention", "relax.nn.attention", "opaque",
-                   lambda ctx, first: _draw_attention(ctx, first, bias=False), _build_attention,
+                   nonempty(lambda ctx, first: _draw_attention(ctx, first, bias=False)), _build_attention,
                    _reference_attention, dtypes=FLOATS, tags=frozenset({"attention"})))
 register_op(OpSpec("attention_bias", "relax.nn.attention_bias", "opaque",
-                   lambda ctx, first: _draw_attention(ctx, first, bias=True), _build_attention,
+                   nonempty(lambda ctx, first: _draw_attention(ctx, first, bias=True)), _build_attention,
                    _reference_attention, dtypes=FLOATS, tags=frozenset({"attention"})))

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from passcheck.core.rounding import Approx
 from passcheck.relax.ops.base import DrawContext, Drawn, OpSpec, ValueInfo, interval_mul, register_op
 from passcheck.relax.ops.bounds import contraction_error
-from passcheck.relax.ops.drawing import relax_ops
+from passcheck.relax.ops.drawing import nonempty, relax_ops
 from passcheck.relax.ops.numeric import FLOATS
 from passcheck.relax.ops.windows import gather_windows_nd, window_out_size
 
@@ -135,7 +135,7 @@ def _reference_conv(args: list[Approx], attrs: dict[str, Any], u: float) -> Appr
 
 for _nd in (1, 3):
     register_op(OpSpec(f"conv{_nd}d", f"relax.nn.conv{_nd}d", "conv",
-                       lambda ctx, first, nd=_nd: _draw_conv(ctx, first, nd), _build_conv(f"conv{_nd}d"),
+                       nonempty(lambda ctx, first, nd=_nd: _draw_conv(ctx, first, nd)), _build_conv(f"conv{_nd}d"),
                        _reference_conv, dtypes=FLOATS, tags=frozenset({"conv"})))
 
 
@@ -216,6 +216,6 @@ def _reference_conv_transpose(args: list[Approx], attrs: dict[str, Any], u: floa
 
 for _nd in (1, 2, 3):
     register_op(OpSpec(f"conv{_nd}d_transpose", f"relax.nn.conv{_nd}d_transpose", "conv",
-                       lambda ctx, first, nd=_nd: _draw_conv_transpose(ctx, first, nd),
+                       nonempty(lambda ctx, first, nd=_nd: _draw_conv_transpose(ctx, first, nd)),
                        _build_conv_transpose(f"conv{_nd}d_transpose"), _reference_conv_transpose,
                        dtypes=FLOATS, tags=frozenset({"conv"})))

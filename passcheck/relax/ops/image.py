@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from passcheck.core.rounding import Approx
 from passcheck.relax.ops.base import DrawContext, Drawn, OpSpec, ValueInfo, register_op
 from passcheck.relax.ops.bounds import F32_U, underflow
-from passcheck.relax.ops.drawing import relax_ops
+from passcheck.relax.ops.drawing import nonempty, relax_ops
 from passcheck.relax.ops.numeric import FLOATS
 
 LINEAR_MODES = ("half_pixel", "align_corners", "asymmetric", "pytorch_half_pixel")
@@ -138,7 +138,7 @@ def _reference_resize(args: list[Approx], attrs: dict[str, Any], u: float) -> Ap
 
 for _nd in (2, 3):
     register_op(OpSpec(f"resize{_nd}d", f"relax.image.resize{_nd}d", "injective",
-                       lambda ctx, first, nd=_nd: _draw_resize(ctx, first, nd), _build_resize(_nd),
+                       nonempty(lambda ctx, first, nd=_nd: _draw_resize(ctx, first, nd)), _build_resize(_nd),
                        _reference_resize, dtypes=NOT_F64, tags=frozenset({"image"})))
 
 
@@ -184,7 +184,7 @@ def _reference_affine_grid(args: list[Approx], attrs: dict[str, Any], u: float) 
     return Approx(v, prop + own)
 
 
-register_op(OpSpec("affine_grid", "relax.image.affine_grid", "injective", _draw_affine_grid,
+register_op(OpSpec("affine_grid", "relax.image.affine_grid", "injective", nonempty(_draw_affine_grid),
                    lambda args, attrs: relax_ops().image.affine_grid(args[0], list(attrs["size"]),
                                                                      align_corners=attrs["align_corners"]),
                    _reference_affine_grid, dtypes=NOT_F64, tags=frozenset({"image"})))
@@ -196,7 +196,8 @@ def _draw_grid_sample(ctx: DrawContext, first: ValueInfo) -> Drawn | None:
     if first.rank != 4 or not first.static:
         return None
     n = first.shape[0]
-    grid = ctx.pick(lambda v: v.static and v.rank == 4 and v.shape[:2] == (n, 2) and v.bound <= 4.0)
+    grid = ctx.pick(lambda v: v.static and v.rank == 4 and v.shape[:2] == (n, 2) and v.bound <= 4.0
+                    and v.dtype == first.dtype)
     if grid is None or ctx.draw(st.booleans()):
         size = (ctx.small_dim(1, 8), ctx.small_dim(1, 8))
         gid = ctx.fresh((n, 2, *size), -1.2, 1.2)  # a little outside [-1, 1]: the padding matters
@@ -259,7 +260,7 @@ def _reference_grid_sample(args: list[Approx], attrs: dict[str, Any], u: float) 
     return Approx(v, _bilinear(x.e, ys, xs) + own)
 
 
-register_op(OpSpec("grid_sample", "relax.image.grid_sample", "injective", _draw_grid_sample,
+register_op(OpSpec("grid_sample", "relax.image.grid_sample", "injective", nonempty(_draw_grid_sample),
                    lambda args, attrs: relax_ops().image.grid_sample(
                        args[0], args[1], method=attrs["method"], padding_mode=attrs["padding_mode"],
                        align_corners=attrs["align_corners"]),

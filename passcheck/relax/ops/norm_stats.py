@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from passcheck.core.rounding import Approx
 from passcheck.relax.ops.base import DrawContext, Drawn, OpSpec, ValueInfo, interval_mul, register_op
 from passcheck.relax.ops.bounds import gamma, internal_u, underflow
-from passcheck.relax.ops.drawing import draw_axes, relax_ops, spelled_axis
+from passcheck.relax.ops.drawing import draw_axes, nonempty, relax_ops, spelled_axis
 from passcheck.relax.ops.norm import EPSILONS
 
 
@@ -112,13 +112,13 @@ def _reference_channel_norm(args: list[Approx], attrs: dict[str, Any], u: float)
 
 
 register_op(OpSpec("group_norm", "relax.nn.group_norm", "norm",
-                   lambda ctx, first: _draw_channel_norm(ctx, first, grouped=True),
+                   nonempty(lambda ctx, first: _draw_channel_norm(ctx, first, grouped=True)),
                    lambda args, attrs: relax_ops().nn.group_norm(
                        *args, num_groups=attrs["num_groups"], channel_axis=attrs["channel_axis"],
                        axes=list(attrs["axes"]), epsilon=attrs["epsilon"]),
                    _reference_channel_norm, tags=frozenset({"norm"})))
 register_op(OpSpec("instance_norm", "relax.nn.instance_norm", "norm",
-                   lambda ctx, first: _draw_channel_norm(ctx, first, grouped=False),
+                   nonempty(lambda ctx, first: _draw_channel_norm(ctx, first, grouped=False)),
                    lambda args, attrs: relax_ops().nn.instance_norm(
                        *args, channel_axis=attrs["channel_axis"], axes=list(attrs["axes"]),
                        epsilon=attrs["epsilon"]),
@@ -174,7 +174,7 @@ def _reference_rms_norm(args: list[Approx], attrs: dict[str, Any], u: float) -> 
     return Approx(y, e)
 
 
-register_op(OpSpec("rms_norm", "relax.nn.rms_norm", "norm", _draw_rms_norm,
+register_op(OpSpec("rms_norm", "relax.nn.rms_norm", "norm", nonempty(_draw_rms_norm),
                    lambda args, attrs: relax_ops().nn.rms_norm(args[0], args[1], axes=list(attrs["axes"]),
                                                                epsilon=attrs["epsilon"]),
                    _reference_rms_norm, symbolic=True, tags=frozenset({"norm"})))

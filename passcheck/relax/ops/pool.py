@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from passcheck.core.rounding import Approx
 from passcheck.relax.ops.base import DrawContext, Drawn, OpSpec, ValueInfo, register_op
 from passcheck.relax.ops.bounds import gamma, underflow
-from passcheck.relax.ops.drawing import relax_ops
+from passcheck.relax.ops.drawing import nonempty, relax_ops
 from passcheck.relax.ops.numeric import FLOATS
 from passcheck.relax.ops.windows import gather_windows_nd, window_out_size
 
@@ -133,7 +133,7 @@ def _pool(name: str, *, avg: bool, nd: int) -> OpSpec:
         return getattr(relax_ops().nn, name)(args[0], ceil_mode=attrs["ceil_mode"], **kw)
 
     # pattern: TVM's AnnotateTIROpPattern marks legalized pools out-ewise-fusable, like conv2d
-    return register_op(OpSpec(name, f"relax.nn.{name}", "conv", draw, build,
+    return register_op(OpSpec(name, f"relax.nn.{name}", "conv", nonempty(draw), build,
                               _reference_avg if avg else _reference_max, dtypes=FLOATS,
                               tags=frozenset({"pool"})))
 
@@ -185,7 +185,7 @@ def _reference_adaptive(args: list[Approx], attrs: dict[str, Any], u: float) -> 
 
 for _nd in (1, 2, 3):
     register_op(OpSpec(f"adaptive_avg_pool{_nd}d", f"relax.nn.adaptive_avg_pool{_nd}d", "conv",
-                       lambda ctx, first, nd=_nd: _draw_adaptive(ctx, first, nd),
+                       nonempty(lambda ctx, first, nd=_nd: _draw_adaptive(ctx, first, nd)),
                        lambda args, attrs, nd=_nd: getattr(relax_ops().nn, f"adaptive_avg_pool{nd}d")(
                            args[0], output_size=list(attrs["output_size"])),
                        _reference_adaptive, dtypes=FLOATS, tags=frozenset({"pool"})))

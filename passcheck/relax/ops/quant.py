@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from passcheck.core.rounding import Approx
 from passcheck.relax.ops.base import DrawContext, Drawn, OpSpec, ValueInfo, register_op
 from passcheck.relax.ops.bounds import F32_U, underflow
-from passcheck.relax.ops.drawing import draw_axis, relax_ops, spelled_axis
+from passcheck.relax.ops.drawing import draw_axis, nonempty, relax_ops, spelled_axis
 
 INT_RANGE = {"int8": (-128.0, 127.0), "uint8": (0.0, 255.0)}
 
@@ -53,7 +53,7 @@ def _reference_dequantize(args: list[Approx], attrs: dict[str, Any], u: float) -
     return Approx(v, np.abs(d) * se + own)
 
 
-register_op(OpSpec("dequantize", "relax.dequantize", "elemwise", _draw_dequantize,
+register_op(OpSpec("dequantize", "relax.dequantize", "elemwise", nonempty(_draw_dequantize),
                    lambda args, attrs: relax_ops().dequantize(*args, axis=attrs["axis"],
                                                               out_dtype=attrs["out_dtype"]),
                    _reference_dequantize, tags=frozenset({"quantize"})))
