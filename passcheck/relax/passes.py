@@ -241,12 +241,15 @@ register_subject(RelaxPassSubject(
 # their axis, the channel axis among them; strided_slice draws negative axes)
 _LAYOUT_SENSITIVE = ("max_pool2d", "avg_pool2d", "sum", "mean", "max", "min", "prod", "variance", "std", "argmax",
                      "argmin", "softmax", "concat", "strided_slice", "batch_norm", "layer_norm", "permute_dims",
-                     "reshape")
+                     "reshape", "conv2d_transpose", "resize2d", "adaptive_avg_pool2d", "group_norm", "instance_norm",
+                     "log_softmax", "prelu")
 register_subject(RelaxPassSubject(
     name="AlterOpLayout",
     aliases=("ConvertLayout", "relax.ConvertLayout", "relax.transform.ConvertLayout"),
     summary="layout conversion (Relax ConvertLayout) with Hypothesis-drawn desired layouts",
-    bias=GraphBias(op_weights=(("conv2d", 10.0), ("max_pool2d", 1.5), ("avg_pool2d", 1.5), ("relu", 2.0),
+    # (conv2d's weight keeps its share of a vocabulary of over a hundred ops)
+    bias=GraphBias(op_weights=(("conv2d", 16.0), ("max_pool2d", 1.5), ("avg_pool2d", 1.5), ("relu", 2.0),
+                               ("conv2d_transpose", 1.0), ("resize2d", 1.0), ("adaptive_avg_pool2d", 1.0),
                                ("add", 2.0), ("batch_norm", 1.0), ("softmax", 1.0), ("concat", 1.0),
                                ("strided_slice", 1.0), ("sum", 1.0), ("mean", 1.0), ("max", 0.5)),
                    first_ranks=(4,), min_nodes=2, max_nodes=7, symbolic=0.0, square=0.5, float16=0.1,

@@ -1,4 +1,21 @@
 """The op vocabulary. Importing this package registers every op (one ``OpSpec`` each)."""
 
-from passcheck.relax.ops import binary, compare, elementwise, linalg, norm, pool, reduce, shape, unary  # noqa: F401
+from passcheck.relax.ops import (  # noqa: F401
+    activation,
+    attention,
+    binary,
+    compare,
+    conv,
+    elementwise,
+    image,
+    linalg,
+    loss,
+    norm,
+    norm_stats,
+    pool,
+    quant,
+    reduce,
+    shape,
+    unary,
+)
 from passcheck.relax.ops.base import OpSpec, op_registry  # noqa: F401

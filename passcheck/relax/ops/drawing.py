@@ -57,3 +57,13 @@ def normalize_axes(axes: Any, rank: int) -> tuple[int, ...]:
     if isinstance(axes, int):
         axes = (axes,)
     return tuple(sorted(a % rank if rank else 0 for a in axes))
+
+
+def nonempty(draw: Any) -> Any:
+    """An op's ``draw`` that refuses zero-size first operands (their reference is not written)."""
+    def wrapped(ctx: DrawContext, first: Any) -> Any:
+        if any(d == 0 for d in first.shape):
+            return None
+        return draw(ctx, first)
+
+    return wrapped

@@ -209,7 +209,7 @@ def _build_softmax(args: list[Any], attrs: dict[str, Any]) -> Any:
 
 
 # glibc expf (float32) is within 1 ulp; float16 exp is expf rounded to float16
-def _exp_rel_error(u: float) -> float:
+def exp_rel_error(u: float) -> float:
     return 2.0 * u if u <= UNIT_ROUNDOFF["float32"] else u + 2.0 * UNIT_ROUNDOFF["float32"]
 
 
@@ -231,7 +231,7 @@ def _reference_softmax(args: list[Approx], attrs: dict[str, Any], u: float) -> A
 
     # own: x - m rounds (relative u on d, so exp is off by |d| u), exp's own error, the sum of
     # positive terms (relative gamma_{k-1}, weighted by y), the final division
-    r = np.expm1(u * np.abs(d)) + _exp_rel_error(u)
+    r = np.expm1(u * np.abs(d)) + exp_rel_error(u)
     rho = np.sum(y * r, axis=axis, keepdims=True) + gamma(max(k - 1, 0), u) + k * eta
     own = y * (r + rho + u) * (1.0 + 2.0 * (r + rho + u)) + 2.0 * eta
     # both the exact and the computed value lie in [0, 1] (up to the last rounding)

@@ -1,0 +1,47 @@
+"""TVM 0.27 bug: float16 ``grid_sample`` and float16 ``attention`` with an explicit ``scale``
+are typed float16 but their legalized kernels compute and return float32.
+
+TOPI's grid_sample mixes Python float constants (``1.0 - (y - y0)``) into float16 expressions,
+and LegalizeOps' attention casts the scores to float32 to apply a given scale (printing
+``tensor_a has different data type with tensor_b: float32, float16``); neither casts back. The
+VM hands the float32 tensor on as if it were float16: returned directly its dtype is wrong,
+and a float16 consumer that meets another float16 operand fails to compile (``TypeError:
+Binary operators must have the same datatype``), as float16 batch_norm does. Found by
+passcheck's op vocabulary (a graph whose float16 add takes a grid_sample).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from known_bug_check import assert_recognised
+from nn_repro import compile_and_run
+
+from passcheck.core.engine.repro import recheck
+from passcheck.relax.spec import GraphSpec, Node, TensorDecl
+
+GRAPH = GraphSpec(
+    inputs=(TensorDecl("p0", (1, 2, 4, 4), "float16", False), TensorDecl("p1", (1, 2, 3, 3), "float16", False),
+            TensorDecl("p2", (), "float16", False)),
+    nodes=(Node("grid_sample", (0, 1), (("align_corners", False), ("method", "bilinear"), ("padding_mode", "zeros")),
+                (1, 2, 3, 3), "float16"),
+           Node("add", (2, 3), (), (1, 2, 3, 3), "float16")),
+    outputs=(4,),
+)
+
+
+def test_float16_kernels_still_return_float32() -> None:
+    from tvm.relax import op as R
+
+    x, g = np.full((1, 2, 4, 4), 0.5, "float16"), np.zeros((1, 2, 3, 3), "float16")
+    assert compile_and_run(lambda a, b: R.image.grid_sample(a, b), [x, g]).dtype == np.float32
+    q, k, v = (np.full(s, 0.5, "float16") for s in ((1, 2, 1, 3), (1, 3, 1, 3), (1, 3, 1, 2)))
+    assert compile_and_run(lambda a, b, c: R.nn.attention(a, b, c, scale=0.5), [q, k, v]).dtype == np.float32
+    assert compile_and_run(lambda a, b, c: R.nn.attention(a, b, c), [q, k, v]).dtype == np.float16
+
+
+def test_passcheck_reports_it() -> None:
+    assert recheck("SimplifyInference", "semantics_preserved", GRAPH) == 1
+
+
+def test_float16_kernels_return_float32() -> None:
+    assert_recognised("SimplifyInference", "semantics_preserved", GRAPH, "test_float16_kernels_return_float32")
