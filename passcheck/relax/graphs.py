@@ -56,7 +56,8 @@ def _dims(draw: Any, rank: int) -> list[int]:
 def relax_graphs(draw: Any, bias: GraphBias = GraphBias()) -> GraphSpec:
     ops = op_registry()
     dtype = "float16" if chance(draw, bias.float16) else "float32"
-    names = [n for n, o in sorted(ops.items()) if bias.weight(n) > 0 and (dtype == "float32" or o.float16)]
+    names = [n for n, o in sorted(ops.items()) if bias.weight(n) > 0 and (dtype == "float32" or o.float16)
+             and "ir-node" not in o.tags]
     # Weighted choice as a sampled_from over repeated names: Hypothesis shrinks an index into a
     # list far better than a float threshold (it tries each earlier name in turn).
     menu = [n for n in names for _ in range(max(1, round(2 * bias.weight(n))))]
@@ -94,21 +95,20 @@ def relax_graphs(draw: Any, bias: GraphBias = GraphBias()) -> GraphSpec:
         if first is None:
             continue
         drawn = op.draw(ctx, first)
-        if drawn is None or not finite_interval(drawn.lo, drawn.hi, limit) or not ctx.fits(drawn.shape):
+        if drawn is None or not finite_interval(drawn.lo, drawn.hi, limit) \
+                or not all(ctx.fits(s) for s in (drawn.parts or (drawn.shape,))):
             continue
         if not op.symbolic and any(not ctx.info(a).static for a in drawn.args):
             continue
-        vid = len(nodes)
-        nodes.append((name, drawn))
-        const_only = all(ctx.info(a).const_only for a in drawn.args)
-        ctx.values.append(ValueInfo(vid, tuple(drawn.shape), dtype, drawn.lo, drawn.hi, const_only))
+        _add_node(ctx, nodes, name, drawn)
+        if drawn.parts is not None:
+            _take_parts(ctx, nodes, ops["tuple_get_item"], len(nodes) - 1)
     if not nodes:
         # Every op refused (tiny draws); fall back to something always valid.
         first = ctx.values[0]
         drawn = ops["relu"].draw(ctx, first)
         assert drawn is not None
-        nodes.append(("relu", drawn))
-        ctx.values.append(ValueInfo(0, tuple(drawn.shape), dtype, drawn.lo, drawn.hi, False))
+        _add_node(ctx, nodes, "relu", drawn)
 
     n_in = len(ctx.inputs)
 
@@ -116,16 +116,38 @@ def relax_graphs(draw: Any, bias: GraphBias = GraphBias()) -> GraphSpec:
         return -1 - vid if vid < 0 else n_in + vid
 
     spec_nodes = tuple(
-        Node(name, tuple(renum(a) for a in d.args), attrs_key(d.attrs), tuple(d.shape), dtype)
-        for name, d in nodes
+        Node(name, tuple(renum(a) for a in d.args), attrs_key(d.attrs), tuple(d.shape),
+             ctx.info(i).dtype, d.parts)
+        for i, (name, d) in enumerate(nodes)
     )
     consumed = {a for n in spec_nodes for a in n.args}
     outputs = [n_in + i for i in range(len(spec_nodes)) if n_in + i not in consumed]
     if len(spec_nodes) > 1 and draw(st.integers(0, 4)) == 0:
         extra_out = n_in + draw(st.integers(0, len(spec_nodes) - 1))
-        if extra_out not in outputs:
+        if extra_out not in outputs and spec_nodes[extra_out - n_in].parts is None:
             outputs.insert(0, extra_out)
     extras = tuple((k, draw(s)) for k, s in bias.extra)
     seed = draw(st.integers(0, 2**16))
     inputs: tuple[TensorDecl, ...] = tuple(ctx.inputs)
     return GraphSpec(inputs, spec_nodes, tuple(outputs), tuple(sorted(sym_sizes.items())), seed, True, extras)
+
+
+def _add_node(ctx: DrawContext, nodes: list[tuple[str, Drawn]], name: str, drawn: Drawn) -> None:
+    """Append a node and its value (a tuple value when ``drawn.parts`` is set)."""
+    vid = len(nodes)
+    nodes.append((name, drawn))
+    const_only = all(ctx.info(a).const_only for a in drawn.args)
+    dtype = drawn.dtype or (ctx.info(drawn.args[0]).dtype if drawn.args else ctx.dtype)
+    ctx.values.append(ValueInfo(vid, tuple(drawn.shape), dtype, drawn.lo, drawn.hi, const_only, drawn.parts))
+
+
+def _take_parts(ctx: DrawContext, nodes: list[tuple[str, Drawn]], getitem: Any, vid: int) -> None:
+    """TupleGetItems of a drawn subset of the tuple's parts (at least one: a tuple nobody reads
+    would be the function's output, which the reference compares only for tensors)."""
+    tup = ctx.info(vid)
+    assert tup.parts is not None
+    n = len(tup.parts)
+    picked = ctx.draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=n, unique=True))
+    for i in picked:
+        drawn = getitem.draw(ctx, tup, index=i)
+        _add_node(ctx, nodes, "tuple_get_item", drawn)

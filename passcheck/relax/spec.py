@@ -38,6 +38,7 @@ class Node:
     attrs: tuple[tuple[str, object], ...]
     shape: tuple[Dim, ...]
     dtype: str
+    parts: tuple[tuple[Dim, ...], ...] | None = None  # a tuple-valued node's part shapes (shape is ())
 
     @property
     def attr(self) -> dict[str, object]:
@@ -62,6 +63,9 @@ class GraphSpec:
         if vid < len(self.inputs):
             return self.inputs[vid].shape
         return self.nodes[vid - len(self.inputs)].shape
+
+    def is_tuple(self, vid: int) -> bool:
+        return vid >= len(self.inputs) and self.nodes[vid - len(self.inputs)].parts is not None
 
     def value_dtype(self, vid: int) -> str:
         if vid < len(self.inputs):
@@ -88,6 +92,9 @@ def tensor_values(decl: TensorDecl, shape: tuple[int, ...], rng: np.random.Gener
     """Concrete values of an input, in its dtype, drawn by its style."""
     lo, hi = decl.lo, decl.hi
     size = int(np.prod(shape, dtype=np.int64))
+    if np.issubdtype(np.dtype(decl.dtype), np.integer):
+        # indices and counts: every integer of [lo, hi] may occur, the ends included
+        return rng.integers(int(np.ceil(lo)), int(np.floor(hi)), size, endpoint=True).reshape(shape).astype(decl.dtype)
     if decl.style == "narrow":
         # A near-constant tensor: variance ~ ((hi-lo)*1e-3)^2 stresses normalisation.
         centre = rng.uniform(lo, hi)

@@ -26,8 +26,11 @@ from passcheck.relax.spec import GraphSpec, const_array
 
 def graph_slots(spec: GraphSpec) -> list[Slot]:
     n_in = len(spec.inputs)
-    slots = [Slot(("base", i), tuple(d.shape), -1) for i, d in enumerate(spec.inputs)]
-    slots += [Slot(("base", n_in + k), tuple(n.shape), k, target_ok=True) for k, n in enumerate(spec.nodes)]
+    dtype = spec.inputs[0].dtype if spec.inputs else "float32"
+    # mutations compute in the graph's dtype: index tensors and tuple values take no part
+    slots = [Slot(("base", i), tuple(d.shape), -1) for i, d in enumerate(spec.inputs) if d.dtype == dtype]
+    slots += [Slot(("base", n_in + k), tuple(n.shape), k, target_ok=True) for k, n in enumerate(spec.nodes)
+              if n.parts is None and n.dtype == dtype]
     return slots
 
 

@@ -35,6 +35,7 @@ class ValueInfo:
     lo: float  # every element is in [lo, hi] (conservative)
     hi: float
     const_only: bool  # computed from constants only (a FoldConstant target)
+    parts: tuple[tuple[Dim, ...], ...] | None = None  # a tuple value's part shapes (then shape is ())
 
     @property
     def rank(self) -> int:
@@ -58,6 +59,9 @@ class Drawn:
     shape: tuple[Dim, ...]
     lo: float
     hi: float
+    dtype: str | None = None  # the output dtype; None: the first operand's
+    # a tuple-valued op: the shape of each part (``shape`` is then ()); consumers take TupleGetItem
+    parts: tuple[tuple[Dim, ...], ...] | None = None
 
 
 class DrawContext:
@@ -78,8 +82,10 @@ class DrawContext:
 
     # -- values ---------------------------------------------------------------------------
     def fresh(self, shape: tuple[Dim, ...], lo: float = -1.0, hi: float = 1.0, *,
-              const: bool | None = None, style: str | None = None) -> int:
-        """A new graph input of this shape; parameter or constant is drawn unless given."""
+              const: bool | None = None, style: str | None = None, dtype: str | None = None) -> int:
+        """A new graph input of this shape and dtype (None: the graph's); parameter or constant
+        is drawn unless given. An integer input's values are the integers in [lo, hi]."""
+        dtype = dtype or self.dtype
         if const is None:
             static = all(isinstance(d, int) for d in shape)
             const = static and chance(self.draw, self.const_bias)
@@ -89,10 +95,10 @@ class DrawContext:
             style = self.draw(st.sampled_from(("uniform", "uniform", "narrow", "wide")))
         seed = self.draw(st.integers(0, 2**16))
         name = f"c{len(self.inputs)}" if const else f"p{len(self.inputs)}"
-        decl = TensorDecl(name, tuple(shape), self.dtype, bool(const), float(lo), float(hi), style, seed)
+        decl = TensorDecl(name, tuple(shape), dtype, bool(const), float(lo), float(hi), style, seed)
         vid = len(self.inputs)  # inputs occupy the first ids; nodes are renumbered at the end
         self.inputs.append(decl)
-        self.values.append(ValueInfo(-1 - vid, tuple(shape), self.dtype, float(lo), float(hi), bool(const)))
+        self.values.append(ValueInfo(-1 - vid, tuple(shape), dtype, float(lo), float(hi), bool(const)))
         return -1 - vid
 
     def info(self, vid: int) -> ValueInfo:
@@ -101,9 +107,11 @@ class DrawContext:
                 return v
         raise KeyError(vid)
 
-    def pick(self, pred: Callable[[ValueInfo], bool]) -> ValueInfo | None:
-        """An existing value satisfying ``pred`` (recent ones more likely), or None."""
-        cands = [v for v in self.values if pred(v)]
+    def pick(self, pred: Callable[[ValueInfo], bool], dtype: str | None = None) -> ValueInfo | None:
+        """An existing tensor of ``dtype`` (None: the graph's) satisfying ``pred`` (recent ones
+        more likely), or None. Tuple values are only read through TupleGetItem."""
+        dtype = dtype or self.dtype
+        cands = [v for v in self.values if v.parts is None and v.dtype == dtype and pred(v)]
         if not cands:
             return None
         # Bias towards recent values keeps graphs deep; older ones make DAG fan-out.

@@ -14,7 +14,7 @@ from passcheck.relax.ops.drawing import draw_axes, draw_axis, relax_ops, spelled
 from passcheck.relax.spec import Dim
 
 
-def _exact(fn: Any) -> Any:
+def exact(fn: Any) -> Any:
     """A reference for an op that only moves elements: apply it to values and bounds alike."""
 
     def reference(args: list[Approx], attrs: dict[str, Any], u: float) -> Approx:
@@ -51,7 +51,7 @@ def _reshape(vals: list[np.ndarray], attrs: dict[str, Any]) -> np.ndarray:
 
 register_op(OpSpec("reshape", "relax.reshape", "injective", _draw_reshape,
                    lambda args, attrs: relax_ops().reshape(args[0], list(attrs["shape"])),
-                   _exact(_reshape), tags=frozenset({"shape"})))
+                   exact(_reshape), tags=frozenset({"shape"})))
 
 
 # -- permute_dims --------------------------------------------------------------------------------
@@ -76,7 +76,7 @@ def _permute(vals: list[np.ndarray], attrs: dict[str, Any]) -> np.ndarray:
 register_op(OpSpec(
     "permute_dims", "relax.permute_dims", "injective", _draw_permute_dims,
     lambda args, attrs: relax_ops().permute_dims(args[0], None if attrs["axes"] is None else list(attrs["axes"])),
-    _exact(_permute), symbolic=True, tags=frozenset({"shape"})))
+    exact(_permute), symbolic=True, tags=frozenset({"shape"})))
 
 
 # -- concat --------------------------------------------------------------------------------------
@@ -117,7 +117,7 @@ def _concat(vals: list[np.ndarray], attrs: dict[str, Any]) -> np.ndarray:
 
 register_op(OpSpec("concat", "relax.concat", "injective", _draw_concat,
                    lambda args, attrs: relax_ops().concat(list(args), axis=attrs["axis"]),
-                   _exact(_concat), symbolic=True, tags=frozenset({"shape"})))
+                   exact(_concat), symbolic=True, tags=frozenset({"shape"})))
 
 
 # -- strided_slice -------------------------------------------------------------------------------
@@ -169,4 +169,4 @@ register_op(OpSpec(
     "strided_slice", "relax.strided_slice", "injective", _draw_strided_slice,
     lambda args, attrs: relax_ops().strided_slice(args[0], axes=list(attrs["axes"]), begin=list(attrs["begin"]),
                                   end=list(attrs["end"]), strides=list(attrs["strides"])),
-    _exact(_strided_slice), symbolic=True, tags=frozenset({"shape"})))
+    exact(_strided_slice), symbolic=True, tags=frozenset({"shape"})))
