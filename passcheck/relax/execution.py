@@ -143,8 +143,14 @@ def merge_all(modules: list[tuple[Any, str]]) -> Any:
 
 
 def call_main(vm: Any, name: str, params: list[np.ndarray]) -> list[np.ndarray]:
+    import tvm
+
+    # The VM refuses a zero-size NumPy array ("expected to be compact array": NumPy gives it
+    # zero strides); kept as tests/expected_findings/test_vm_zero_size_numpy_input.py. A
+    # tvm tensor of the same shape goes through, so the graph under test still runs.
+    args = [tvm.runtime.tensor(p) if p.size == 0 else p for p in params]
     with timing.stage("run"):
-        return flatten_outputs(vm[name](*params))
+        return flatten_outputs(vm[name](*args))
 
 
 def run_relax_pair(first: Any, second: Any, params: list[np.ndarray],

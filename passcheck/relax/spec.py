@@ -93,8 +93,7 @@ def tensor_values(decl: TensorDecl, shape: tuple[int, ...], rng: np.random.Gener
     lo, hi = decl.lo, decl.hi
     size = int(np.prod(shape, dtype=np.int64))
     if np.issubdtype(np.dtype(decl.dtype), np.integer):
-        # indices and counts: every integer of [lo, hi] may occur, the ends included
-        return rng.integers(int(np.ceil(lo)), int(np.floor(hi)), size, endpoint=True).reshape(shape).astype(decl.dtype)
+        return _integer_values(decl, shape, rng)
     if decl.style == "narrow":
         # A near-constant tensor: variance ~ ((hi-lo)*1e-3)^2 stresses normalisation.
         centre = rng.uniform(lo, hi)
@@ -112,6 +111,22 @@ def tensor_values(decl: TensorDecl, shape: tuple[int, ...], rng: np.random.Gener
             idx = rng.choice(size, size=k, replace=False)
             v[idx] = rng.choice([np.nan, np.inf, -np.inf], size=k)
     return v.reshape(shape).astype(decl.dtype)
+
+
+def _integer_values(decl: TensorDecl, shape: tuple[int, ...], rng: np.random.Generator) -> np.ndarray:
+    """Indices and counts: every integer of [lo, hi] may occur, the ends included. Style
+    ``distinct<k>``: no value repeats along axis k (scatter indices whose order of writes would
+    otherwise decide the result)."""
+    lo, hi = int(np.ceil(decl.lo)), int(np.floor(decl.hi))
+    if decl.style.startswith("distinct"):
+        axis = int(decl.style[len("distinct"):])
+        moved = list(shape)
+        n = moved.pop(axis)
+        rows = [rng.permutation(np.arange(lo, hi + 1))[:n] for _ in range(int(np.prod(moved, dtype=np.int64)))]
+        v = np.moveaxis(np.array(rows, dtype=np.int64).reshape(*moved, n), -1, axis)
+    else:
+        v = rng.integers(lo, hi, int(np.prod(shape, dtype=np.int64)), endpoint=True).reshape(shape)
+    return v.astype(decl.dtype)
 
 
 def input_arrays(spec: GraphSpec) -> list[np.ndarray]:
