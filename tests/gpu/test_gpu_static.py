@@ -146,3 +146,30 @@ def test_a_symbolic_kernel_bound_to_blocks_has_no_race_and_a_launch_with_its_sha
         G.launch_within_device_limits(case)
     except Discard as e:  # n blocks may exceed the device's grid: refused by design, not a crash
         assert "exten" in str(e) or "limit" in str(e), e
+
+
+def test_a_cpu_only_schedule_completed_for_the_gpu_is_not_run_on_the_cpu() -> None:
+    # Found by `passcheck schedule --target cuda` (a false alarm, now fixed): a sequence of CPU
+    # primitives ended by bind_rest stayed "executable", and the CPU execution property built the
+    # GPU-bound kernel for llvm ("InternalError: not implemented" on every such example).
+    import passcheck.properties.tir_generic as T
+
+    split = Step("split", "ew0", (0,), (("factors", (2, None)),))
+    case = case_of("split", ScheduleExample(ELEMENTWISE_10, (split, REST)))
+    assert case.raised is None and "threadIdx" in case.after.script()
+    assert not case.executable
+    with pytest.raises(Discard, match="not executable on CPU"):
+        T.equivalent_by_execution(case)
+
+
+def test_a_tvm_bug_kept_for_a_cpu_schedule_is_recognised_when_the_schedule_targets_the_gpu() -> None:
+    # Found by `passcheck schedule --target cuda`: the kept TIR bugs (empty SeqStmt in cache_index,
+    # ...) were reported as new because `schedule@cuda:sm_90` did not answer to `schedule`.
+    from passcheck.core.known import recognise
+
+    message = ("cache_index raised InternalError: Check failed: An empty SeqStmt is prohibited; schedule:\n"
+               "cache_index('ew0', buffer=0)  # raised InternalError")
+    for name in ("schedule", "schedule@cuda:sm_90", "cache_index@cuda:sm_90"):
+        bug = recognise(resolve(name, "tir"), "transformation_does_not_raise", message)
+        assert bug is not None and bug.name == "test_cache_index_internal_error_when_nothing_to_cache", name
+    assert recognise(resolve("split@cuda:sm_90", "tir"), "transformation_does_not_raise", message) is None
