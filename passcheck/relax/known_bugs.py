@@ -132,3 +132,47 @@ register_known_bug(KnownBug(
     properties=("pass_does_not_raise",),
     message=r"(?:FastMathTransform raised |the pass raised )AttributeError: 'GlobalVar' object has no attribute 'name'",
 ))
+register_known_bug(KnownBug(
+    name="test_index_tensor_negative_indices",
+    repro="tests/expected_findings/test_index_tensor_negative_indices.py",
+    note="index_tensor is documented as NumPy advanced indexing, but its kernel uses a negative index as is "
+         "and reads before the buffer (garbage values, no error)",
+    properties=("semantics_preserved", "every_step_preserves_semantics", "mutant_agrees"),
+    message=r"wrong numbers",
+    ir=r"\bindex_tensor\b",
+))
+register_known_bug(KnownBug(
+    name="test_convert_layout_squeeze_negative_axis",
+    repro="tests/expected_findings/test_convert_layout_squeeze_negative_axis.py",
+    note="ConvertLayout dies with std::bad_alloc on squeeze with a negative axis (valid Relax; axis=[1] "
+         "instead of [-3] converts fine)",
+    subjects=("AlterOpLayout", "sequences"),
+    properties=("pass_does_not_raise",),
+    message=r"bad_alloc",
+    ir=r"R\.squeeze\([^\n]*axis=\[[^\]]*-\d",
+))
+register_known_bug(KnownBug(
+    name="test_split_empty_part_legalize",
+    repro="tests/expected_findings/test_split_empty_part_legalize.py",
+    note="split with a part Relax types as empty (an index 0, a repeated index) fails in LegalizeOps "
+         "('split_indices must be sorted'); an index past the end dies with std::bad_alloc",
+    message=r"split_indices must be sorted|std::bad_alloc",
+    ir=r"\bsplit\b",
+))
+register_known_bug(KnownBug(
+    name="test_meshgrid_single_tensor_legalize",
+    repro="tests/expected_findings/test_meshgrid_single_tensor_legalize.py",
+    note="LegalizeOps lowers meshgrid of one tensor (typed as a 1-tuple) to a plain tensor, so the "
+         "TupleGetItem reading it no longer type-checks",
+    message=r"The type of Tuple must be TupleType",
+    ir=r"\bmeshgrid\b",
+))
+register_known_bug(KnownBug(
+    name="test_fold_constant_index_tensor",
+    repro="tests/expected_findings/test_fold_constant_index_tensor.py",
+    note="FoldConstant leaves index_tensor of constants unfolded: its legalization reads the indices "
+         "through a TupleGetItem of a tuple literal, which FoldConstant does not fold",
+    subjects=("FoldConstant",),
+    properties=("no_constant_only_calls",),
+    message=r"relax\.index_tensor on",
+))

@@ -1,4 +1,15 @@
 """The op vocabulary. Importing this package registers every op (one ``OpSpec`` each)."""
 
-from passcheck.relax.ops import create, elementwise, index, layout, linalg, norm, pool, reduce, shape, tuple_ops  # noqa: F401
+from passcheck.relax.ops import (  # noqa: F401
+    create,
+    elementwise,
+    index,
+    layout,
+    linalg,
+    norm,
+    pool,
+    reduce,
+    shape,
+    tuple_ops,
+)
 from passcheck.relax.ops.base import OpSpec, op_registry  # noqa: F401
