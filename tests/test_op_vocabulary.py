@@ -24,7 +24,7 @@ from tvm import relax  # noqa: E402
 
 from passcheck.relax.execution import run_relax  # noqa: E402
 
-RANK4_OPS = {"conv2d", "max_pool2d", "avg_pool2d"}  # need NCHW values: start graphs from one
+RANK4_OPS = {"conv2d", "max_pool2d", "avg_pool2d", "nn.pixel_shuffle"}  # need NCHW values: start graphs from one
 
 
 @dataclass
@@ -74,9 +74,34 @@ def campaign(bias: GraphBias, n: int) -> list[Outcome]:
     return outcomes
 
 
+def known_tvm_bug(o: Outcome) -> str | None:
+    """The registered TVM bug (kept repro) an outcome's failure is, or None. A build that
+    fails to compile is what ``every_build_runs`` reports; wrong numbers what
+    ``semantics_preserved`` does."""
+    from passcheck.core.known import KNOWN_BUGS
+    from passcheck.relax import known_bugs  # noqa: F401  (registers them)
+
+    if o.stage == "execute":
+        prop, message = "every_build_runs", o.error
+    elif o.mismatches:
+        prop, message = "semantics_preserved", "wrong numbers: " + " ".join(o.mismatches)
+    else:
+        return None
+    ops = " ".join(o.spec.ops())
+    bug = next((b for b in KNOWN_BUGS.values() if b.matches((), prop, message, ops)), None)
+    return bug.name if bug is not None else None
+
+
 def failures(outcomes: list[Outcome]) -> list[str]:
+    """Failures that are not registered TVM bugs (those have kept repros that check them)."""
+    outcomes = [o for o in outcomes if known_tvm_bug(o) is None]
     bad = [f"{o.stage} failed for {o.spec.ops()}: {o.error}" for o in outcomes if o.stage != "ran"]
     return bad + [m for o in outcomes for m in o.mismatches]
+
+
+def drawable() -> list[str]:
+    """Op names the generator picks (TupleGetItem is drawn only after a tuple-valued op)."""
+    return sorted(n for n, o in op_registry().items() if "ir-node" not in o.tags)
 
 
 # -- (1) every op, on graphs biased towards it --------------------------------------------------
@@ -89,7 +114,7 @@ def biased_towards(op: str, max_nodes: int = 5) -> GraphBias:
                      first_ranks=(4,) if op in RANK4_OPS else (1, 2, 3, 4))
 
 
-@pytest.mark.parametrize("op", sorted(op_registry()))
+@pytest.mark.parametrize("op", drawable())
 def test_op_matches_reference(op: str) -> None:
     outcomes = campaign(biased_towards(op), 16)
     assert not failures(outcomes), "\n".join(failures(outcomes)[:5])
@@ -100,10 +125,13 @@ def test_op_matches_reference(op: str) -> None:
 
 # -- every op's draw is honest: reference shape and values match what it declared ---------------
 
+# ops that take only some first operands: 1-D (meshgrid, outer), matrices, a size-1 axis, C = k r^2
+FIRST_RANK = {"meshgrid": 1, "outer": 1, "eye_like": 2, "einsum": 2}
+FIRST_DIMS = {"nn.pixel_shuffle": (4, 8, 9), "squeeze": (1, 2, 3)}
 INTERVALS = ((-1.0, 1.0), (0.0, 1.0), (-100.0, 100.0), (0.5, 2.0), (-3.0, -1.0), (5.0, 5.001))
 
 
-@pytest.mark.parametrize("name", sorted(op_registry()))
+@pytest.mark.parametrize("name", drawable())
 def test_draw_declares_shape_and_interval(name: str) -> None:
     op = op_registry()[name]
     drawn_count = 0
@@ -115,8 +143,8 @@ def test_draw_declares_shape_and_interval(name: str) -> None:
         nonlocal drawn_count
         dtype = data.draw(st.sampled_from(("float32", "float16") if op.float16 else ("float32",)))
         ctx = DrawContext(data.draw, dtype, symbolic_ok=False, limit=1e6 if dtype == "float32" else 2e3)
-        rank = 4 if name in RANK4_OPS else data.draw(st.integers(1, 4))
-        shape = tuple(data.draw(st.sampled_from((1, 2, 3, 4, 5, 7))) for _ in range(rank))
+        rank = 4 if name in RANK4_OPS else FIRST_RANK.get(name) or data.draw(st.integers(1, 4))
+        shape = tuple(data.draw(st.sampled_from(FIRST_DIMS.get(name, (1, 2, 3, 4, 5, 7)))) for _ in range(rank))
         for _ in range(data.draw(st.integers(0, 2))):  # values an op may pick as other operands
             ctx.fresh(shape, *data.draw(st.sampled_from(INTERVALS)))
         first = ctx.info(ctx.fresh(shape, *data.draw(st.sampled_from(INTERVALS))))
@@ -127,10 +155,16 @@ def test_draw_declares_shape_and_interval(name: str) -> None:
         arrays = {-1 - i: const_array(d) for i, d in enumerate(ctx.inputs)}
         ref = op.reference([Approx.exact(arrays[a]) for a in drawn.args], dict(attrs_key(drawn.attrs)),
                            UNIT_ROUNDOFF[dtype])
-        assert ref.v.shape == tuple(drawn.shape), drawn
+        # a tuple-valued op declares each part's shape
+        parts = list(zip(ref, drawn.parts)) if drawn.parts is not None else [(ref, drawn.shape)]
+        assert len(parts) == len(drawn.parts or [drawn.shape]), drawn
         slack = 1e-9 * max(1.0, abs(drawn.lo), abs(drawn.hi))
-        assert np.all((ref.v >= drawn.lo - slack) & (ref.v <= drawn.hi + slack)), drawn
-        assert np.all(np.isfinite(ref.e) & (ref.e >= 0))
+        for part, shape in parts:
+            assert part.v.shape == tuple(shape), drawn
+            # NaN only where the op defines it (take's "nan" mode out of range)
+            finite = ~np.isnan(part.v)
+            assert np.all((part.v[finite] >= drawn.lo - slack) & (part.v[finite] <= drawn.hi + slack)), drawn
+            assert np.all(np.isfinite(part.e) & (part.e >= 0))
 
     check()
     assert drawn_count >= 20, f"{name} accepted only {drawn_count} of 40 operands"
@@ -157,14 +191,16 @@ def default_outcomes() -> list[Outcome]:
 
 def test_default_graphs_are_valid_and_match(default_outcomes: list[Outcome]) -> None:
     n = len(default_outcomes)
-    ran = sum(o.stage == "ran" for o in default_outcomes)
+    # a graph that reaches a registered TVM bug is not a generator defect
+    unknown = [o for o in default_outcomes if known_tvm_bug(o) is None]
+    ran = sum(o.stage == "ran" for o in unknown)
     assert n >= 300
-    assert ran / n >= 0.99, "\n".join(failures(default_outcomes)[:5])
-    mismatches = [m for o in default_outcomes for m in o.mismatches]
+    assert ran / len(unknown) >= 0.99 and len(unknown) >= 0.9 * n, "\n".join(failures(default_outcomes)[:5])
+    mismatches = [m for o in unknown for m in o.mismatches]
     assert not mismatches, "\n".join(mismatches[:5])
     assert any(o.dtype == "float16" for o in default_outcomes)
     # NCHW-only ops need a rank-4 value, which few default graphs have: one of them suffices
-    missing = set(op_registry()) - {op for o in default_outcomes for op in o.spec.ops()}
+    missing = set(drawable()) - {op for o in default_outcomes for op in o.spec.ops()}
     assert missing <= RANK4_OPS and missing != RANK4_OPS, f"never drawn: {missing}"
 
 
@@ -209,12 +245,13 @@ def test_campaign_2000_graphs() -> None:
     ran = sum(o.stage == "ran" for o in outcomes)
     print(f"{len(outcomes)} graphs, {ran} ran, {len(bad)} failures, {time.perf_counter() - start:.0f} s")
     assert len(outcomes) >= 2000
-    assert ran / len(outcomes) >= 0.99
-    assert not [m for o in outcomes for m in o.mismatches], "\n".join(bad[:10])
+    unknown = [o for o in outcomes if known_tvm_bug(o) is None]
+    assert sum(o.stage == "ran" for o in unknown) / len(unknown) >= 0.99
+    assert not [m for o in outcomes if known_tvm_bug(o) is None for m in o.mismatches], "\n".join(bad[:10])
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("op", sorted(op_registry()))
+@pytest.mark.parametrize("op", drawable())
 def test_campaign_per_op(op: str) -> None:
     outcomes = campaign(biased_towards(op, max_nodes=8), 120)
     assert not failures(outcomes), "\n".join(failures(outcomes)[:10])

@@ -176,3 +176,32 @@ register_known_bug(KnownBug(
     properties=("no_constant_only_calls",),
     message=r"relax\.index_tensor on",
 ))
+register_known_bug(KnownBug(
+    name="test_convert_layout_stack",
+    repro="tests/expected_findings/test_convert_layout_stack.py",
+    note="ConvertLayout raises on every stack ('Index -1 out of bounds'; with a negative axis "
+         "'basic_string::replace: __pos ...'), for any desired layout",
+    subjects=("AlterOpLayout", "sequences"),
+    properties=("pass_does_not_raise",),
+    message=r"out of bounds|basic_string::replace",
+    ir=r"R\.stack\(",
+))
+register_known_bug(KnownBug(
+    name="test_convert_layout_split_one_section",
+    repro="tests/expected_findings/test_convert_layout_split_one_section.py",
+    note="ConvertLayout raises 'Invalid Call' on split into one section (Relax types it as the tensor, "
+         "not a tuple; the rewrite assumes a tuple)",
+    subjects=("AlterOpLayout", "sequences"),
+    properties=("pass_does_not_raise",),
+    message=r"out_tuple != nullptr",
+    ir=r"R\.split\(",
+))
+register_known_bug(KnownBug(
+    name="test_collapse_sum_empty_axis",
+    repro="tests/expected_findings/test_collapse_sum_empty_axis.py",
+    note="collapse_sum_to/like over a zero-size axis return uninitialized memory: the kernel's init sits "
+         "under the empty reduction loop (R.sum of the same returns 0)",
+    properties=("semantics_preserved", "every_step_preserves_semantics", "mutant_agrees", "builds_agree"),
+    message=r"wrong numbers",
+    ir=r"collapse_sum",
+))

@@ -253,9 +253,10 @@ def _einsum_reference(args: list[Approx], attrs: dict[str, Any], u: float) -> Ap
     k = math.prod(n for c, n in sizes.items() if c not in out)
     v = np.einsum(eq, *[a.v for a in args])
     if len(args) == 1:
-        return Approx(v, sum_error(np.abs(args[0].v), args[0].e, (), 1, u, False) * 0 +
-                      np.einsum(eq, np.abs(args[0].v) + args[0].e) * gamma(max(k - 1, 0), u)
-                      + np.einsum(eq, args[0].e) + k * underflow(u))
+        # a transpose (k = 1: exact) or a sum of k terms (any order)
+        a = args[0]
+        return Approx(v, np.einsum(eq, a.e) + gamma(max(k - 1, 0), u) * np.einsum(eq, np.abs(a.v) + a.e)
+                      + (k - 1) * underflow(u))
     a, b = args
 
     def contract(x: np.ndarray, y: np.ndarray) -> np.ndarray:
