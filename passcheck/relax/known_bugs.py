@@ -221,3 +221,11 @@ register_known_bug(KnownBug(
          "format'); passcheck runs modules through export_library",
     message=r"Invalid DLTensor file format",
 ))
+register_known_bug(KnownBug(
+    name="test_repeat_scalar_legalize",
+    repro="tests/expected_findings/test_repeat_scalar_legalize.py",
+    note="repeat of a 0-d tensor (typed (repeats,), as np.repeat gives) fails in LegalizeOps with "
+         "IndexError: Index out of range",
+    message=r"Index out of range\. size: 0, got index 0",
+    ir=r"\brepeat\b",
+))

@@ -154,9 +154,9 @@ def _hamming_reference(args: list[Approx], attrs: dict[str, Any], u: float) -> A
     n = attrs["size"]
     denom = n if attrs["periodic"] else n - 1
     x = 2 * math.pi * np.arange(n) / max(denom, 1)
-    if n == 1:
-        x = np.zeros(1)
     v = attrs["alpha"] - attrs["beta"] * np.cos(x)
+    if n == 1:
+        v = np.ones(1)  # a window of one sample is [1] (PyTorch's definition, which TVM follows)
     # alpha and beta rounded to the dtype, the angle (three roundings, |x| <= 2 pi) and cos's
     # error (a few ulp of its own), the product and the difference: a handful of roundings of
     # magnitudes bounded by alpha + beta and 2 pi beta
