@@ -152,6 +152,14 @@ register_known_bug(KnownBug(
     ir=r"R\.squeeze\([^\n]*axis=\[[^\]]*-\d",
 ))
 register_known_bug(KnownBug(
+    name="test_dynamic_strided_slice_empty",
+    repro="tests/expected_findings/test_dynamic_strided_slice_empty.py",
+    note="dynamic_strided_slice of an empty range (x[6:0:1]) computes a negative extent and dies with "
+         "std::bad_alloc instead of returning a (0,) tensor",
+    message=r"bad_alloc",
+    ir=r"dynamic_strided_slice",
+))
+register_known_bug(KnownBug(
     name="test_split_empty_part_legalize",
     repro="tests/expected_findings/test_split_empty_part_legalize.py",
     note="split with a part Relax types as empty (an index 0, a repeated index) fails in LegalizeOps "

@@ -16,6 +16,7 @@ import numpy as np
 from passcheck.core.errors import GeneratorRejected
 from passcheck.core.rounding import UNIT_ROUNDOFF, Approx
 from passcheck.relax import reference
+from passcheck.relax.build import static_type
 from passcheck.relax.case import RelaxCase
 from passcheck.relax.mutate.calc import IRCalc, RefCalc
 from passcheck.relax.mutate.relations import Mutant
@@ -79,7 +80,10 @@ def build_mutant(spec: GraphSpec, mutant: Mutant, params: list[np.ndarray]) -> t
                 for k, node in enumerate(spec.nodes):
                     key = ("base", n_in + k)
                     args = [("base", a) for a in node.args]
-                    ir.current[key] = bb.emit(ops[node.op].build([ir.current[a] for a in args], dict(node.attrs)))
+                    expr = ops[node.op].build([ir.current[a] for a in args], dict(node.attrs))
+                    if "match-cast" in ops[node.op].tags:
+                        expr = bb.match_cast(expr, static_type(node))
+                    ir.current[key] = bb.emit(expr)
                     with np.errstate(all="ignore"):
                         ref.current[key] = ops[node.op].reference([ref.current[a] for a in args],
                                                                    dict(node.attrs), u)

@@ -1,4 +1,5 @@
-"""Data movement: reshape, permute_dims, concat, strided_slice. All exact: errors pass through."""
+"""Data movement: reshape, permute_dims, concat, strided_slice, dynamic_strided_slice. All exact:
+errors pass through."""
 
 from __future__ import annotations
 
@@ -170,3 +171,36 @@ register_op(OpSpec(
     lambda args, attrs: relax_ops().strided_slice(args[0], axes=list(attrs["axes"]), begin=list(attrs["begin"]),
                                   end=list(attrs["end"]), strides=list(attrs["strides"])),
     exact(_strided_slice), symbolic=True, tags=frozenset({"shape"})))
+
+
+# -- dynamic_strided_slice: begin/end/strides are tensors, the output shape is data-dependent ----
+
+def _draw_dynamic_strided_slice(ctx: DrawContext, first: ValueInfo) -> Drawn | None:
+    from passcheck.relax.spec import const_array
+
+    if first.rank == 0 or not first.static:
+        return None
+    r = first.rank
+    # Relax types the result R.Tensor(ndim=r) with unknown dims; the graph match_casts it to the
+    # shape these (constant) operands give, so later ops see a static shape again
+    ns = [int(d) for d in first.shape]
+    begin = ctx.fresh((r,), -max(ns) - 1, max(ns) + 1, const=True, dtype="int64")
+    end = ctx.fresh((r,), -max(ns) - 1, max(ns) + 1, const=True, dtype="int64")
+    # negative strides walk backwards, as strided_slice's do
+    lo, hi = (-2, -1) if ctx.draw(st.booleans()) else (1, 2)
+    strides = ctx.fresh((r,), lo, hi, const=True, dtype="int64")
+    b, e, s = (const_array(ctx.inputs[-1 - v]) for v in (begin, end, strides))
+    shape = tuple(_slice_len(n, int(bi), int(ei), int(si)) for n, bi, ei, si in zip(ns, b, e, s))
+    return Drawn((first.vid, begin, end, strides), {}, shape, first.lo, first.hi)
+
+
+def _dynamic_strided_slice(args: list[Approx], attrs: dict[str, Any], u: float) -> Approx:
+    b, e, s = (a.v.astype(np.int64) for a in args[1:])
+    index = tuple(slice(int(bi), int(ei), int(si)) for bi, ei, si in zip(b, e, s))
+    return Approx(args[0].v[index], args[0].e[index])
+
+
+register_op(OpSpec(
+    "dynamic_strided_slice", "relax.dynamic_strided_slice", "injective", _draw_dynamic_strided_slice,
+    lambda args, attrs: relax_ops().dynamic_strided_slice(args[0], args[1], args[2], args[3]),
+    _dynamic_strided_slice, tags=frozenset({"shape", "match-cast"})))

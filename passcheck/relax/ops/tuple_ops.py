@@ -140,6 +140,8 @@ register_op(OpSpec(
 # -- gradient markers: identities outside the Gradient pass ---------------------------------------
 
 def _draw_identity(ctx: DrawContext, first: ValueInfo) -> Drawn | None:
+    if first.vid < 0 and first.const_only:
+        return None  # the markers' builders take a Var, and a constant input is not one (Relax's rule)
     return Drawn((first.vid,), {}, first.shape, first.lo, first.hi)
 
 
