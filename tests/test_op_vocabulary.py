@@ -111,7 +111,7 @@ def biased_towards(op: str, max_nodes: int = 5) -> GraphBias:
     others = tuple((o, 0.3) for o in op_registry() if o != op)
     return GraphBias(op_weights=((op, 20.0),) + others, max_nodes=max_nodes,
                      float16=0.3 if spec.float16 else 0.0, symbolic=0.2 if spec.symbolic else 0.0,
-                     first_ranks=(4,) if op in RANK4_OPS else (1, 2, 3, 4))
+                     first_ranks=(4,) if op in RANK4_OPS else (FIRST_RANK[op],) if op in FIRST_RANK else (1, 2, 3, 4))
 
 
 @pytest.mark.parametrize("op", drawable())

@@ -91,7 +91,7 @@ def relax_graphs(draw: Any, bias: GraphBias = GraphBias()) -> GraphSpec:
         def ok(v: ValueInfo, op: Any = op, const_first: bool = const_first) -> bool:
             return (op.symbolic or v.static) and (v.const_only or not const_first)
 
-        first = ctx.pick(ok)
+        first = _pick_first(ctx, ok, "empty-ok" in op.tags)
         if first is None:
             continue
         drawn = op.draw(ctx, first)
@@ -151,3 +151,12 @@ def _take_parts(ctx: DrawContext, nodes: list[tuple[str, Drawn]], getitem: Any, 
     for i in picked:
         drawn = getitem.draw(ctx, tup, index=i)
         _add_node(ctx, nodes, "tuple_get_item", drawn)
+
+
+def _pick_first(ctx: DrawContext, ok: Any, empty_ok: bool) -> ValueInfo | None:
+    """The op's first operand; a zero-size value only for an op whose reference takes one."""
+    if empty_ok and chance(ctx.draw, 0.5):
+        found = [v for v in ctx.values if v.empty and v.parts is None and v.dtype == ctx.dtype and ok(v)]
+        if found:
+            return found[ctx.draw(st.integers(0, len(found) - 1))]
+    return ctx.pick(ok)

@@ -155,8 +155,8 @@ register_known_bug(KnownBug(
     name="test_dynamic_strided_slice_empty",
     repro="tests/expected_findings/test_dynamic_strided_slice_empty.py",
     note="dynamic_strided_slice of an empty range (x[6:0:1]) computes a negative extent and dies with "
-         "std::bad_alloc instead of returning a (0,) tensor",
-    message=r"bad_alloc",
+         "std::bad_alloc (or fails a match_cast to 0) instead of returning a (0,) tensor",
+    message=r"bad_alloc|match_cast error",
     ir=r"dynamic_strided_slice",
 ))
 register_known_bug(KnownBug(
@@ -236,4 +236,11 @@ register_known_bug(KnownBug(
          "IndexError: Index out of range",
     message=r"Index out of range\. size: 0, got index 0",
     ir=r"\brepeat\b",
+))
+register_known_bug(KnownBug(
+    name="test_pixel_shuffle_legalize",
+    repro="tests/expected_findings/test_pixel_shuffle_legalize.py",
+    note="nn.pixel_shuffle's LegalizeOps rule calls topi.nn.pixel_shuffle, which TVM 0.27 does not have: "
+         "every module with the op fails to build",
+    message=r"has no attribute 'pixel_shuffle'",
 ))

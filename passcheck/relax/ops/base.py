@@ -49,6 +49,11 @@ class ValueInfo:
     def static(self) -> bool:
         return all(isinstance(d, int) for d in self.shape)
 
+    @property
+    def empty(self) -> bool:
+        """A zero-size tensor (a dimension of 0)."""
+        return any(d == 0 for d in self.shape)
+
 
 @dataclass(frozen=True)
 class Drawn:
@@ -109,9 +114,11 @@ class DrawContext:
 
     def pick(self, pred: Callable[[ValueInfo], bool], dtype: str | None = None) -> ValueInfo | None:
         """An existing tensor of ``dtype`` (None: the graph's) satisfying ``pred`` (recent ones
-        more likely), or None. Tuple values are only read through TupleGetItem."""
+        more likely), or None. Tuple values are only read through TupleGetItem; zero-size values
+        only as the first operand of an op tagged "empty-ok" (graphs.py), since not every op's
+        reference handles them yet."""
         dtype = dtype or self.dtype
-        cands = [v for v in self.values if v.parts is None and v.dtype == dtype and pred(v)]
+        cands = [v for v in self.values if v.parts is None and v.dtype == dtype and not v.empty and pred(v)]
         if not cands:
             return None
         # Bias towards recent values keeps graphs deep; older ones make DAG fan-out.

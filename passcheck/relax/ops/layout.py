@@ -22,7 +22,7 @@ def _spell(ctx: DrawContext, first: ValueInfo, axis: int, rank: int) -> int:
 
 def _unary(name: str, draw: Any, build: Any, fn: Any, *, symbolic: bool = True, pattern: str = "injective") -> None:
     register_op(OpSpec(name, f"relax.{name}", pattern, draw, build, exact(fn), symbolic=symbolic,
-                       tags=frozenset({"shape"})))
+                       tags=frozenset({"shape", "empty-ok"})))
 
 
 # -- broadcast_to ----------------------------------------------------------------------------
@@ -109,7 +109,8 @@ def _draw_batch_flatten(ctx: DrawContext, first: ValueInfo) -> Drawn | None:
 
 register_op(OpSpec("nn.batch_flatten", "relax.nn.batch_flatten", "injective", _draw_batch_flatten,
                    lambda args, attrs: relax_ops().nn.batch_flatten(args[0]),
-                   exact(lambda vals, attrs: vals[0].reshape(vals[0].shape[0], -1)), tags=frozenset({"shape"})))
+                   exact(lambda vals, attrs: vals[0].reshape(vals[0].shape[0], -1)),
+                   tags=frozenset({"shape", "empty-ok"})))
 
 
 # -- flip / repeat / tile ----------------------------------------------------------------------
@@ -185,7 +186,7 @@ def _pad_reference(args: Any, attrs: dict[str, Any], u: float) -> Any:
 register_op(OpSpec("nn.pad", "relax.nn.pad", "injective", _draw_pad,
                    lambda args, attrs: relax_ops().nn.pad(args[0], list(attrs["pad_width"]),
                                                           pad_value=attrs["pad_value"]),
-                   _pad_reference, tags=frozenset({"shape"})))
+                   _pad_reference, tags=frozenset({"shape", "empty-ok"})))
 
 
 # -- nn.pixel_shuffle --------------------------------------------------------------------------
@@ -194,9 +195,7 @@ def _draw_pixel_shuffle(ctx: DrawContext, first: ValueInfo) -> Drawn | None:
     if first.rank != 4:
         return None
     c = int(first.shape[1])
-    factors = [r for r in (2, 3) if c % (r * r) == 0]
-    if not factors:
-        return None
+    factors = [r for r in (1, 2, 3) if c % (r * r) == 0]  # r = 1: an identity, valid
     r = ctx.draw(st.sampled_from(factors))
     n, _, h, w = first.shape
     return Drawn((first.vid,), {"upscale_factor": r}, (n, c // (r * r), int(h) * r, int(w) * r), first.lo, first.hi)

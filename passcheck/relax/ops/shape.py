@@ -34,15 +34,15 @@ def _draw_reshape(ctx: DrawContext, first: ValueInfo) -> Drawn | None:
     dims: list[int] = []
     rest = total
     for _ in range(rank - 1):
-        d = ctx.draw(st.sampled_from([f for f in range(1, min(rest, 16) + 1) if rest % f == 0]))
+        d = ctx.draw(st.sampled_from([f for f in range(1, min(rest, 16) + 1) if rest % f == 0] or [0, 1, 2]))
         dims.append(d)
-        rest //= d
-    dims.append(rest)
+        rest = rest // d if d else rest
+    dims.append(rest if total else 0 if not any(d == 0 for d in dims) else ctx.small_dim(1, 4))
     order = ctx.draw(st.permutations(range(rank)))
     shape = tuple(dims[i] for i in order)
     spelled: list[int] = list(shape)
-    if ctx.draw(st.booleans()):
-        spelled[draw_axis(ctx, rank)] = -1  # let Relax infer one dim
+    if total and ctx.draw(st.booleans()):
+        spelled[draw_axis(ctx, rank)] = -1  # let Relax infer one dim (undefined for 0 elements)
     return Drawn((first.vid,), {"shape": spelled}, shape, first.lo, first.hi)
 
 
@@ -52,7 +52,7 @@ def _reshape(vals: list[np.ndarray], attrs: dict[str, Any]) -> np.ndarray:
 
 register_op(OpSpec("reshape", "relax.reshape", "injective", _draw_reshape,
                    lambda args, attrs: relax_ops().reshape(args[0], list(attrs["shape"])),
-                   exact(_reshape), tags=frozenset({"shape"})))
+                   exact(_reshape), tags=frozenset({"shape", "empty-ok"})))
 
 
 # -- permute_dims --------------------------------------------------------------------------------
@@ -77,7 +77,7 @@ def _permute(vals: list[np.ndarray], attrs: dict[str, Any]) -> np.ndarray:
 register_op(OpSpec(
     "permute_dims", "relax.permute_dims", "injective", _draw_permute_dims,
     lambda args, attrs: relax_ops().permute_dims(args[0], None if attrs["axes"] is None else list(attrs["axes"])),
-    exact(_permute), symbolic=True, tags=frozenset({"shape"})))
+    exact(_permute), symbolic=True, tags=frozenset({"shape", "empty-ok"})))
 
 
 # -- concat --------------------------------------------------------------------------------------
@@ -203,4 +203,4 @@ def _dynamic_strided_slice(args: list[Approx], attrs: dict[str, Any], u: float) 
 register_op(OpSpec(
     "dynamic_strided_slice", "relax.dynamic_strided_slice", "injective", _draw_dynamic_strided_slice,
     lambda args, attrs: relax_ops().dynamic_strided_slice(args[0], args[1], args[2], args[3]),
-    _dynamic_strided_slice, tags=frozenset({"shape", "match-cast"})))
+    _dynamic_strided_slice, tags=frozenset({"shape", "match-cast", "empty-ok"})))

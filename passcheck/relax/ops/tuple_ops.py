@@ -62,7 +62,7 @@ def _draw_split(ctx: DrawContext, first: ValueInfo) -> Drawn | None:
     n = first.shape[axis]
     if not isinstance(n, int):
         return None
-    divisors = [k for k in range(1, n + 1) if n % k == 0]
+    divisors = [k for k in range(1, n + 1) if n % k == 0] or [1, 2, 3]  # n = 0 splits any way
     if ctx.draw(st.booleans()):
         sections: int | list[int] = ctx.draw(st.sampled_from(divisors))
         assert isinstance(sections, int)
@@ -90,7 +90,7 @@ def _split(vals: list[np.ndarray], attrs: dict[str, Any]) -> list[np.ndarray] | 
 register_op(OpSpec(
     "split", "relax.split", "injective", _draw_split,
     lambda args, attrs: relax_ops().split(args[0], attrs["sections"], axis=attrs["axis"]),
-    _parts(_split), symbolic=True, tags=frozenset({"shape", "tuple"})))
+    _parts(_split), symbolic=True, tags=frozenset({"shape", "tuple", "empty-ok"})))
 
 
 # -- meshgrid ------------------------------------------------------------------------------------
@@ -134,7 +134,8 @@ def _draw_stack(ctx: DrawContext, first: ValueInfo) -> Drawn | None:
 register_op(OpSpec(
     "stack", "relax.stack", "injective", _draw_stack,
     lambda args, attrs: relax_ops().stack(list(args), axis=attrs["axis"]),
-    exact(lambda vals, attrs: np.stack(vals, axis=attrs["axis"])), symbolic=True, tags=frozenset({"shape"})))
+    exact(lambda vals, attrs: np.stack(vals, axis=attrs["axis"])), symbolic=True,
+    tags=frozenset({"shape", "empty-ok"})))
 
 
 # -- gradient markers: identities outside the Gradient pass ---------------------------------------
@@ -149,4 +150,4 @@ for _name in ("start_checkpoint", "end_checkpoint", "no_grad"):
     register_op(OpSpec(
         f"grad.{_name}", f"relax.grad.{_name}", "injective", _draw_identity,
         lambda args, attrs, _name=_name: getattr(relax_ops().grad, _name)(args[0]),
-        exact(lambda vals, attrs: vals[0]), symbolic=True, tags=frozenset({"grad"})))
+        exact(lambda vals, attrs: vals[0]), symbolic=True, tags=frozenset({"grad", "empty-ok"})))
