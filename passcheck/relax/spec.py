@@ -126,7 +126,7 @@ def _integer_values(decl: TensorDecl, shape: tuple[int, ...], rng: np.random.Gen
         v = np.moveaxis(np.array(rows, dtype=np.int64).reshape(*moved, n), -1, axis)
     else:
         v = rng.integers(lo, hi, int(np.prod(shape, dtype=np.int64)), endpoint=True).reshape(shape)
-    return np.ascontiguousarray(v.astype(decl.dtype))  # the VM takes compact arrays only
+    return v.astype(decl.dtype, order="C")  # the VM takes compact arrays only
 
 
 def input_arrays(spec: GraphSpec) -> list[np.ndarray]:
