@@ -87,8 +87,8 @@ def known_tvm_bug(o: Outcome) -> str | None:
         prop, message = "semantics_preserved", "wrong numbers: " + " ".join(o.mismatches)
     else:
         return None
-    ops = " ".join(o.spec.ops())
-    bug = next((b for b in KNOWN_BUGS.values() if b.matches((), prop, message, ops)), None)
+    ir = repr(o.spec)  # op names and attributes, as the example's description gives them
+    bug = next((b for b in KNOWN_BUGS.values() if b.matches((), prop, message, ir)), None)
     return bug.name if bug is not None else None
 
 
