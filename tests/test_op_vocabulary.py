@@ -106,9 +106,15 @@ def drawable() -> list[str]:
 
 # -- (1) every op, on graphs biased towards it --------------------------------------------------
 
+# the company a biased graph keeps: every op weighs at least one menu entry, so with the whole
+# vocabulary around, the op under test would be a minority of the draws
+CONTEXT = {"add", "multiply", "relu", "exp", "sum", "matmul", "reshape", "concat", "permute_dims", "softmax",
+           "split", "flatten", "arange"}
+
+
 def biased_towards(op: str, max_nodes: int = 5) -> GraphBias:
     spec = op_registry()[op]
-    others = tuple((o, 0.3) for o in op_registry() if o != op)
+    others = tuple((o, 0.3 if o in CONTEXT else 0.0) for o in op_registry() if o != op)
     return GraphBias(op_weights=((op, 20.0),) + others, max_nodes=max_nodes,
                      float16=0.3 if spec.float16 else 0.0, symbolic=0.2 if spec.symbolic else 0.0,
                      first_ranks=(4,) if op in RANK4_OPS else (FIRST_RANK[op],) if op in FIRST_RANK else (1, 2, 3, 4))
@@ -127,7 +133,7 @@ def test_op_matches_reference(op: str) -> None:
 
 # ops that take only some first operands: 1-D (meshgrid, outer), matrices, a size-1 axis, C = k r^2
 FIRST_RANK = {"meshgrid": 1, "outer": 1, "eye_like": 2, "einsum": 2}
-FIRST_DIMS = {"nn.pixel_shuffle": (4, 8, 9), "squeeze": (1, 2, 3)}
+FIRST_DIMS = {"nn.pixel_shuffle": (4, 8, 9), "squeeze": (1, 1, 2, 3)}
 INTERVALS = ((-1.0, 1.0), (0.0, 1.0), (-100.0, 100.0), (0.5, 2.0), (-3.0, -1.0), (5.0, 5.001))
 
 
@@ -195,7 +201,8 @@ def test_default_graphs_are_valid_and_match(default_outcomes: list[Outcome]) -> 
     unknown = [o for o in default_outcomes if known_tvm_bug(o) is None]
     ran = sum(o.stage == "ran" for o in unknown)
     assert n >= 300
-    assert ran / len(unknown) >= 0.99 and len(unknown) >= 0.9 * n, "\n".join(failures(default_outcomes)[:5])
+    known = sorted({b for b in map(known_tvm_bug, default_outcomes) if b is not None})
+    assert ran / len(unknown) >= 0.99 and len(unknown) >= 0.8 * n, ("\n".join(failures(default_outcomes)[:5]), known)
     mismatches = [m for o in unknown for m in o.mismatches]
     assert not mismatches, "\n".join(mismatches[:5])
     assert any(o.dtype == "float16" for o in default_outcomes)
