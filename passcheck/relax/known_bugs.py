@@ -253,3 +253,10 @@ register_known_bug(KnownBug(
     message=r"MatchesCode|Metadata omitted",
     ir=r"mode=.nan.|'mode', 'nan'",  # TVMScript, or the example's spec
 ))
+register_known_bug(KnownBug(
+    name="test_zero_size_output_and_operand",
+    repro="tests/expected_findings/test_zero_size_output_and_operand.py",
+    note="tvm.compile fails (IndexError: Index 1 out of bounds 1) on a zero-size value that is both returned "
+         "and used by another op",
+    message=r"Index 1 out of bounds 1",
+))

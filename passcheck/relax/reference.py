@@ -15,10 +15,16 @@ from passcheck.relax.ops.base import op_registry
 from passcheck.relax.spec import GraphSpec, const_array
 
 
+def graph_dtype(spec: GraphSpec) -> str:
+    """The float dtype the graph computes in: its first float input's (index inputs are
+    integers, and a shrunk graph may start with one)."""
+    return next((d.dtype for d in spec.inputs if d.dtype in UNIT_ROUNDOFF), "float32")
+
+
 def evaluate(spec: GraphSpec, params: list[np.ndarray]) -> list[Approx]:
     """The reference outputs of ``spec`` on the parameter arrays ``params`` (in order)."""
     ops = op_registry()
-    u = UNIT_ROUNDOFF[spec.inputs[0].dtype if spec.inputs else "float32"]
+    u = UNIT_ROUNDOFF[graph_dtype(spec)]
     vals: list[Approx] = []
     it = iter(params)
     for decl in spec.inputs:

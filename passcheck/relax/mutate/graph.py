@@ -27,7 +27,7 @@ from passcheck.relax.spec import GraphSpec, const_array
 
 def graph_slots(spec: GraphSpec) -> list[Slot]:
     n_in = len(spec.inputs)
-    dtype = spec.inputs[0].dtype if spec.inputs else "float32"
+    dtype = reference.graph_dtype(spec)
     # mutations compute in the graph's dtype: index tensors and tuple values take no part
     slots = [Slot(("base", i), tuple(d.shape), -1) for i, d in enumerate(spec.inputs) if d.dtype == dtype]
     slots += [Slot(("base", n_in + k), tuple(n.shape), k, target_ok=True) for k, n in enumerate(spec.nodes)
@@ -42,7 +42,7 @@ def build_mutant(spec: GraphSpec, mutant: Mutant, params: list[np.ndarray]) -> t
     from tvm import relax, tirx
 
     ops = op_registry()
-    dtype = spec.inputs[0].dtype if spec.inputs else "float32"
+    dtype = reference.graph_dtype(spec)
     u = UNIT_ROUNDOFF[dtype]
     slots = graph_slots(spec)
     resolved = resolve(slots, mutant.mutations)
