@@ -93,9 +93,15 @@ def matches_unfused_bitwise(case) -> None:
         if not bitwise_equal(g, w):
             if g.shape != w.shape or g.dtype != w.dtype:
                 raise Violation(f"output {i}: fused {g.dtype}{list(g.shape)} vs unfused {w.dtype}{list(w.shape)}")
-            diff = (g.astype("float64") != w.astype("float64")) & ~((g != g) & (w != w))
-            if not diff.any():  # same values, different bits (e.g. -0.0 vs 0.0, NaN payloads)
-                diff = np.ones_like(diff)
-            first = tuple(int(a[0]) for a in diff.nonzero())
+            first, count = first_difference(g, w)
             raise Violation(f"output {i} differs from the unfused module at {list(first)}: "
-                            f"fused {g[first]!r} vs unfused {w[first]!r} ({int(diff.sum())} elements)")
+                            f"fused {g[first]!r} vs unfused {w[first]!r} ({count} elements)")
+
+
+def first_difference(g: np.ndarray, w: np.ndarray) -> tuple[tuple[int, ...], int]:
+    """Where two same-shaped arrays first differ (in value, or only in bits: -0.0 vs 0.0, NaN
+    payloads), and in how many elements; 0-d arrays too (their index is ())."""
+    diff = (g.astype("float64") != w.astype("float64")) & ~((g != g) & (w != w))
+    if not diff.any():
+        diff = np.ones_like(diff)
+    return tuple(int(i) for i in np.argwhere(diff)[0]), int(diff.sum())

@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 from passcheck import IllFormed, Violation, discard, prop
+from passcheck.core.errors import PrerequisiteRaised
 from passcheck.relax.types import compare_signatures
 
 
 @prop()
 def pass_does_not_raise(case) -> None:
-    """The pass returns a module for every well-formed input instead of raising."""
+    """The pass returns a module for every well-formed input instead of raising; so do the
+    passes run before it (LegalizeOps before FuseOps): one of those raising is a finding of
+    kind ``prerequisite-raised``."""
+    if getattr(case, "prerequisite_raised", ""):
+        raise PrerequisiteRaised(case.prerequisite_raised)
     if case.raised is not None:
         raise Violation(f"the pass raised {case.raised_traceback}")
 

@@ -25,6 +25,12 @@ class IllFormed(Violation):
     kind = "ill-formed"
 
 
+class PrerequisiteRaised(Violation):
+    """A pass the subject runs before the one under test raised on this example."""
+
+    kind = "prerequisite-raised"
+
+
 class Discard(Exception):
     """The property does not apply to this example (counted as discarded, not as held)."""
 

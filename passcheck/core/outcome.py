@@ -17,6 +17,9 @@ class Verdict(StrEnum):
     VIOLATION = "violation"
     ILL_FORMED = "ill-formed"
     RAISED = "raised"
+    # a pass run before the one under test (LegalizeOps before FuseOps) raised on the example: a
+    # TVM failure like any other, so a finding with its repro, never a rejected example
+    PREREQUISITE_RAISED = "prerequisite-raised"
     CRASH = "crash"
     HANG = "timeout"
 
@@ -25,7 +28,8 @@ class Verdict(StrEnum):
         return self in _FINDINGS
 
 
-_FINDINGS = frozenset({Verdict.VIOLATION, Verdict.ILL_FORMED, Verdict.RAISED, Verdict.CRASH, Verdict.HANG})
+_FINDINGS = frozenset({Verdict.VIOLATION, Verdict.ILL_FORMED, Verdict.RAISED, Verdict.PREREQUISITE_RAISED,
+                       Verdict.CRASH, Verdict.HANG})
 TRANSFORM = "<transform>"  # pseudo-property: the crash/hang happened while building or transforming
 BATCH_STAGE = "<batch>"  # a stage of a batch: a crash there is re-run example by example
 

@@ -45,7 +45,7 @@ def prefetch(cases: list[RelaxCase], modules: list[str]) -> None:
     outputs: dict[int, list[Any]] = {}
     for j, (case, which, mod, prefix) in enumerate(jobs):
         try:
-            outputs[j] = execution.call_main(vm, prefix + case.entry, case.params())
+            outputs[j] = execution.call_main(vm, prefix + case.entry, case.params(), case.tensor_inputs)
         except Exception:  # noqa: BLE001 - left to the case's own run, which raises the same
             continue
         case.ran(which, mod, outputs[j])

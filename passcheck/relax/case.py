@@ -22,10 +22,13 @@ class RelaxCase(Case):
     ``after``     the output of the pass under test (plus its fixed follow-ups, e.g. FuseTIR)
     ``stages``    intermediate modules by name (e.g. ``stages["FuseOps"]`` before FuseTIR)
     ``transform`` the pass under test, to apply again (idempotence)
+    ``prerequisite_raised`` what a prerequisite of the pass under test raised ("" when none
+                  did); ``before`` is then that prerequisite's input and ``after`` is None
     """
 
     ir = "relax"
     entry = "main"  # the function run and compared (a given module may not have ``main``)
+    tensor_inputs = False  # parameters passed to the VM as TVM tensor copies (drawn graphs draw it)
 
     def __init__(self, subject: str, spec: GraphSpec) -> None:
         super().__init__(subject, spec)
@@ -43,6 +46,8 @@ class RelaxCase(Case):
         # set when the float64 reference does not apply to ``after`` (a pass sequence that
         # computes in float16 by design): numeric comparisons are then unknown, with this reason
         self.no_reference = ""
+        self.prerequisite_raised = ""
+        self.tensor_inputs = bool(getattr(spec, "tensor_inputs", False))
 
     @property
     def dtype(self) -> str:
@@ -69,14 +74,16 @@ class RelaxCase(Case):
                 if tvm_ffi.structural_equal(other, mod):
                     return outputs
             if which in self.pipeline_for:
-                outputs = execution.run_relax(mod, self.params(), pipeline=self.pipeline_for[which])
+                outputs = execution.run_relax(mod, self.params(), pipeline=self.pipeline_for[which],
+                                               tensors=self.tensor_inputs)
                 self._runs.append((mod, outputs))
                 return outputs
             partner = self.co_run.get(which)
             if partner is not None and ("run", partner) not in self._memo:
                 other = self._module(partner)
                 try:
-                    outputs, other_outputs = execution.run_relax_pair(mod, other, self.params(), self.entry)
+                    outputs, other_outputs = execution.run_relax_pair(mod, other, self.params(), self.entry,
+                                                                        self.tensor_inputs)
                 except Exception:  # noqa: BLE001 - compile apart so a failure is blamed on its module
                     pass
                 else:
@@ -84,7 +91,7 @@ class RelaxCase(Case):
                     self._runs.append((other, other_outputs))
                     self._memo[("run", partner)] = other_outputs
                     return outputs
-            outputs = execution.run_relax(mod, self.params(), self.entry)
+            outputs = execution.run_relax(mod, self.params(), self.entry, tensors=self.tensor_inputs)
             self._runs.append((mod, outputs))
             return outputs
         return self.memo(("run", which), go)
@@ -116,7 +123,8 @@ class RelaxCase(Case):
             return 0, Mismatch((), float("nan"), float("nan"), 0.0, 0, 0,
                                shape_note=f"{len(outputs)} tensors returned, the input graph returns {len(refs)}")
         for i, (got, ref) in enumerate(zip(outputs, refs)):
-            m = compare(got, ref, self.dtype)
+            # each output in its own dtype (a graph may return float and bool values together)
+            m = compare(got, ref, self.spec.value_dtype(self.spec.outputs[i]))
             if m is not None:
                 return i, m
         return None

@@ -61,6 +61,11 @@ def _save_graph_inputs(spec: GraphSpec, directory: Path) -> None:
     np.savez(directory / "inputs.npz", *input_arrays(spec))
 
 
+def _run_sizes(spec: GraphSpec) -> str:
+    """The run-time values of the shape variables (what a known bug at n = 0 is recognised by)."""
+    return "; run at " + ", ".join(f"{k}={v}" for k, v in spec.sym_sizes) if spec.sym_sizes else ""
+
+
 def _graph_simplifications(spec: GraphSpec) -> Iterable[GraphSpec]:
     from passcheck.relax.shrink import simplifications
 
@@ -69,7 +74,7 @@ def _graph_simplifications(spec: GraphSpec) -> Iterable[GraphSpec]:
 
 register_example_kind(GraphSpec, ExampleKind(
     new_case=_graph_case,
-    describe=lambda spec: f"{len(spec.nodes)} ops: {', '.join(spec.ops())}",
+    describe=lambda spec: f"{len(spec.nodes)} ops: {', '.join(spec.ops())}" + _run_sizes(spec),
     save_inputs=_save_graph_inputs,
     simplifications=_graph_simplifications,
 ))

@@ -13,7 +13,9 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from passcheck.core.rounding import INT_RANGE
 from passcheck.relax.ops.base import (
+    SAFE_MAGNITUDE,
     DrawContext,
     Drawn,
     ValueInfo,
@@ -21,11 +23,16 @@ from passcheck.relax.ops.base import (
     chance,
     finite_interval,
     op_registry,
+    value_limit,
 )
 from passcheck.relax.spec import GraphSpec, Node, TensorDecl
 
 DIMS = (1, 2, 3, 4, 5, 6, 7, 8, 11, 13)  # primes and 1s on purpose
-SAFE_MAGNITUDE = {"float32": 1e6, "float16": 2e3}
+SYM_NAMES = ("n", "m", "k")
+SYM_SIZES = (1, 2, 3, 5, 7, 0)  # run-time values of shape variables: 1 first (it shrinks there)
+# dtypes a graph's first input may have besides float32/float16 (bfloat16 compiles for the CPU
+# with llvm in TVM 0.27: its arithmetic is done in float32 and rounded back)
+OTHER_DTYPES = ("float64", "bfloat16", "int8", "int16", "int32", "int64", "uint8", "bool")
 
 
 @dataclass(frozen=True)
@@ -37,11 +44,22 @@ class GraphBias:
     max_nodes: int = 8
     const_bias: float = 0.25  # chance a fresh input is a constant rather than a parameter
     prefer_const: float = 0.0  # chance an op's first operand is taken among constant-only values
-    symbolic: float = 0.15  # chance the first input has a symbolic leading dim
+    symbolic: float = 0.15  # chance the first input has symbolic dims (one to three, anywhere)
+    zero_size: float = 0.05  # chance the first input has a dim of extent 0
     float16: float = 0.0  # chance the graph is float16 (only ops that support it)
+    other_dtypes: float = 0.1  # chance the first input has one of OTHER_DTYPES
+    dtypes: tuple[str, ...] = ()  # the first input's dtype is drawn among these, when given
     first_ranks: tuple[int, ...] = (1, 2, 3, 4)
     allow_special: bool = False  # NaN/Inf input values
     square: float = 0.0  # chance a rank-4 first input has H == W (layout bugs that swap H and W)
+    tensor_inputs: float = 0.5  # chance the inputs reach the VM as TVM tensor copies, not NumPy arrays
+    special_consts: float = 0.0  # chance a fresh float constant holds NaN/+-Inf/0 (DrawContext)
+    equal_extents: float = 0.0  # chance the first input has one extent on several axes
+    reuse: float = 0.0  # chance an op's first operand is a value that already has a consumer
+    # (consumer, producer) pairs, each an op name or OpSpec.pattern: with chance ``fed``, an op
+    # matching a consumer takes as first operand the output of an op matching its producer
+    fed_by: tuple[tuple[str, str], ...] = ()
+    fed: float = 0.0
     extra: tuple[tuple[str, Any], ...] = field(default=())  # strategies for pass-specific extras
 
     def weight(self, op: str) -> float:
@@ -52,63 +70,125 @@ def _dims(draw: Any, rank: int) -> list[int]:
     return [draw(st.sampled_from(DIMS)) for _ in range(rank)]
 
 
+def _symbolic_dims(draw: Any, shape: list[Any], sizes: dict[str, int]) -> None:
+    """Make one to three dims of ``shape`` symbolic, in any position; a name may come back (equal
+    extents); each name is bound at run time to 0, 1 or a prime (<= SYM_MAX, ops.bounds)."""
+    rank = len(shape)
+    positions = draw(st.lists(st.integers(0, rank - 1), min_size=1, max_size=min(rank, 3), unique=True))
+    for p in positions:
+        name = draw(st.sampled_from(SYM_NAMES))
+        shape[p] = name
+        if name not in sizes:
+            sizes[name] = draw(st.sampled_from(SYM_SIZES))
+
+
+def _first_interval(draw: Any, dtype: str) -> tuple[float, float]:
+    if dtype in INT_RANGE:
+        lo, hi = INT_RANGE[dtype]
+        # the whole range (wraparound is common), small values, or small non-negative ones
+        kind = draw(st.sampled_from(("full", "small", "nonneg")))
+        if kind == "full":
+            return float(lo), float(hi)
+        return (float(max(lo, -8)) if kind == "small" else 0.0), float(min(hi, 100))
+    scale = draw(st.sampled_from((1.0, 1.0, 0.01, 10.0, 100.0)))
+    return -scale, scale
+
+
 @st.composite
 def relax_graphs(draw: Any, bias: GraphBias = GraphBias()) -> GraphSpec:
     ops = op_registry()
     dtype = "float16" if chance(draw, bias.float16) else "float32"
-    names = [n for n, o in sorted(ops.items()) if bias.weight(n) > 0 and (dtype == "float32" or o.float16)
-             and "ir-node" not in o.tags]
+    if bias.dtypes:
+        dtype = draw(st.sampled_from(bias.dtypes))
+    elif chance(draw, bias.other_dtypes):
+        dtype = draw(st.sampled_from(OTHER_DTYPES))
+        if not any(o.accepts(dtype) for o in ops.values()):
+            dtype = "float32"  # no op declared for it yet
+    # ops of the first input's dtype, and those declaring their dtypes (other dtypes than the
+    # first input's come from astype and comparisons)
+    names = [n for n, o in sorted(ops.items()) if bias.weight(n) > 0 and (o.accepts(dtype) or o.dtypes)
+             and "ir-node" not in o.tags]  # TupleGetItem follows a tuple-valued op, never drawn alone
     # Weighted choice as a sampled_from over repeated names: Hypothesis shrinks an index into a
     # list far better than a float threshold (it tries each earlier name in turn).
     menu = [n for n in names for _ in range(max(1, round(2 * bias.weight(n))))]
     choose_op = st.sampled_from(menu)
-    ctx = DrawContext(draw, dtype, symbolic_ok=True, const_bias=bias.const_bias, limit=SAFE_MAGNITUDE[dtype])
+    ctx = DrawContext(draw, dtype, symbolic_ok=True, const_bias=bias.const_bias,
+                      limit=SAFE_MAGNITUDE.get(dtype, SAFE_MAGNITUDE["float32"]))
+    # a graph whose float constants hold NaN/+-Inf/0 (all of them, so that whole constant
+    # subgraphs are non-finite), or none
+    ctx.special_consts = 1.0 if chance(draw, bias.special_consts) else 0.0
 
     rank = draw(st.sampled_from(bias.first_ranks))
     shape: list[Any] = _dims(draw, rank)
     if rank == 4 and chance(draw, bias.square):
         shape[3] = shape[2]
+    if rank >= 2 and chance(draw, bias.equal_extents):
+        axes = draw(st.lists(st.integers(0, rank - 1), min_size=2, max_size=rank, unique=True))
+        extent = draw(st.sampled_from(DIMS[1:]))  # not 1: equal unit dims are everywhere anyway
+        for a in axes:
+            shape[a] = extent
+    if rank and chance(draw, bias.zero_size):
+        shape[draw(st.integers(0, rank - 1))] = 0
     sym_sizes: dict[str, int] = {}
     if rank and chance(draw, bias.symbolic):
-        shape[0] = "n"
-        sym_sizes["n"] = draw(st.sampled_from((1, 2, 3, 5, 7)))
-    scale = draw(st.sampled_from((1.0, 1.0, 0.01, 10.0, 100.0)))
-    special = bias.allow_special and draw(st.booleans())
-    ctx.fresh(tuple(shape), -scale, scale, const=False, style="special" if special else None)
+        _symbolic_dims(draw, shape, sym_sizes)
+    lo, hi = _first_interval(draw, dtype)
+    special = bias.allow_special and dtype not in INT_RANGE and draw(st.booleans())
+    ctx.fresh(tuple(shape), lo, hi, const=False, style="special" if special else None)
     if bias.prefer_const:
-        ctx.fresh(tuple(d if isinstance(d, int) else 1 for d in shape), -scale, scale, const=True)
+        ctx.fresh(tuple(d if isinstance(d, int) else 1 for d in shape), lo, hi, const=True)
 
-    nodes: list[tuple[str, Drawn]] = []
+    nodes: list[tuple[str, str, Drawn]] = []
+    has_consumer: set[int] = set()  # values with a consumer (reuse gives them more)
+    producer: dict[int, str] = {}  # value id -> the op that computed it
     n_nodes = draw(st.integers(bias.min_nodes, bias.max_nodes))
-    limit = SAFE_MAGNITUDE[dtype]
     attempts = 0
     while len(nodes) < n_nodes and attempts < 4 * n_nodes + 8:
         attempts += 1
         name = draw(choose_op)
         op = ops[name]
         const_first = chance(draw, bias.prefer_const)
+        feeders = {p for c, p in bias.fed_by if c in (name, op.pattern)}
+        fed = bool(feeders) and chance(draw, bias.fed)
+        reused = chance(draw, bias.reuse)
 
         def ok(v: ValueInfo, op: Any = op, const_first: bool = const_first) -> bool:
-            return (op.symbolic or v.static) and (v.const_only or not const_first)
+            return (op.symbolic or v.static) and (v.const_only or not const_first) and op.accepts(v.dtype)
 
-        first = _pick_first(ctx, ok, "empty-ok" in op.tags)
+        def wanted(v: ValueInfo, feeders: set[str] = feeders, fed: bool = fed, reused: bool = reused) -> bool:
+            made_by = producer.get(v.vid)
+            return ((not fed or (made_by is not None and {made_by, ops[made_by].pattern} & feeders))
+                    and (not reused or v.vid in has_consumer))
+
+        # the biased choice when a value fits it, any fitting value otherwise
+        first = ctx.pick(lambda v, ok=ok, wanted=wanted: ok(v) and wanted(v)) if fed or reused else None
+        first = first or ctx.pick(ok)
         if first is None:
             continue
         drawn = op.draw(ctx, first)
-        if drawn is None or not finite_interval(drawn.lo, drawn.hi, limit) \
+        if drawn is None:
+            continue
+        out_dtype = drawn.dtype or (ctx.info(drawn.args[0]).dtype if drawn.args else ctx.dtype)
+        if not finite_interval(drawn.lo, drawn.hi, value_limit(ctx, out_dtype)) \
                 or not all(ctx.fits(s) for s in (drawn.parts or (drawn.shape,))):
             continue
         if not op.symbolic and any(not ctx.info(a).static for a in drawn.args):
             continue
-        _add_node(ctx, nodes, name, drawn)
+        _add_node(ctx, nodes, name, out_dtype, drawn)
+        has_consumer.update(drawn.args)
+        producer[len(nodes) - 1] = name
         if drawn.parts is not None:
-            _take_parts(ctx, nodes, ops["tuple_get_item"], len(nodes) - 1)
+            for get in _take_parts(ctx, ops["tuple_get_item"], len(nodes) - 1):
+                _add_node(ctx, nodes, "tuple_get_item", out_dtype, get)
+                has_consumer.update(get.args)
+                producer[len(nodes) - 1] = "tuple_get_item"
     if not nodes:
-        # Every op refused (tiny draws); fall back to something always valid.
+        # Every op refused (tiny draws); fall back to something always valid for the dtype.
         first = ctx.values[0]
-        drawn = ops["relu"].draw(ctx, first)
+        name = next(n for n in ("relu", "abs", "bitwise_not") if ops[n].accepts(first.dtype))
+        drawn = ops[name].draw(ctx, first)
         assert drawn is not None
-        _add_node(ctx, nodes, "relu", drawn)
+        _add_node(ctx, nodes, name, first.dtype, drawn)
 
     n_in = len(ctx.inputs)
 
@@ -116,9 +196,8 @@ def relax_graphs(draw: Any, bias: GraphBias = GraphBias()) -> GraphSpec:
         return -1 - vid if vid < 0 else n_in + vid
 
     spec_nodes = tuple(
-        Node(name, tuple(renum(a) for a in d.args), attrs_key(d.attrs), tuple(d.shape),
-             ctx.info(i).dtype, d.parts)
-        for i, (name, d) in enumerate(nodes)
+        Node(name, tuple(renum(a) for a in d.args), attrs_key(d.attrs), tuple(d.shape), out_dtype, d.parts)
+        for name, out_dtype, d in nodes
     )
     consumed = {a for n in spec_nodes for a in n.args}
     outputs = [n_in + i for i in range(len(spec_nodes)) if n_in + i not in consumed]
@@ -128,35 +207,27 @@ def relax_graphs(draw: Any, bias: GraphBias = GraphBias()) -> GraphSpec:
             outputs.insert(0, extra_out)
     extras = tuple((k, draw(s)) for k, s in bias.extra)
     seed = draw(st.integers(0, 2**16))
+    # how the inputs reach the VM, drawn last (the earlier draws stay as they were): NumPy arrays
+    # (where it refuses zero-size ones, a kept TVM bug) or TVM tensor copies (where they run)
+    tensors = chance(draw, bias.tensor_inputs)
     inputs: tuple[TensorDecl, ...] = tuple(ctx.inputs)
-    return GraphSpec(inputs, spec_nodes, tuple(outputs), tuple(sorted(sym_sizes.items())), seed, True, extras)
+    return GraphSpec(inputs, spec_nodes, tuple(outputs), tuple(sorted(sym_sizes.items())), seed, True, extras,
+                     tensors)
 
 
-def _add_node(ctx: DrawContext, nodes: list[tuple[str, Drawn]], name: str, drawn: Drawn) -> None:
+def _add_node(ctx: DrawContext, nodes: list[tuple[str, str, Drawn]], name: str, dtype: str, drawn: Drawn) -> None:
     """Append a node and its value (a tuple value when ``drawn.parts`` is set)."""
     vid = len(nodes)
-    nodes.append((name, drawn))
+    nodes.append((name, dtype, drawn))
     const_only = all(ctx.info(a).const_only for a in drawn.args)
-    dtype = drawn.dtype or (ctx.info(drawn.args[0]).dtype if drawn.args else ctx.dtype)
     ctx.values.append(ValueInfo(vid, tuple(drawn.shape), dtype, drawn.lo, drawn.hi, const_only, drawn.parts))
 
 
-def _take_parts(ctx: DrawContext, nodes: list[tuple[str, Drawn]], getitem: Any, vid: int) -> None:
+def _take_parts(ctx: DrawContext, getitem: Any, vid: int) -> list[Drawn]:
     """TupleGetItems of a drawn subset of the tuple's parts (at least one: a tuple nobody reads
     would be the function's output, which the reference compares only for tensors)."""
     tup = ctx.info(vid)
     assert tup.parts is not None
     n = len(tup.parts)
     picked = ctx.draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=n, unique=True))
-    for i in picked:
-        drawn = getitem.draw(ctx, tup, index=i)
-        _add_node(ctx, nodes, "tuple_get_item", drawn)
-
-
-def _pick_first(ctx: DrawContext, ok: Any, empty_ok: bool) -> ValueInfo | None:
-    """The op's first operand; a zero-size value only for an op whose reference takes one."""
-    if empty_ok and chance(ctx.draw, 0.5):
-        found = [v for v in ctx.values if v.empty and v.parts is None and v.dtype == ctx.dtype and ok(v)]
-        if found:
-            return found[ctx.draw(st.integers(0, len(found) - 1))]
-    return ctx.pick(ok)
+    return [getitem.draw(ctx, tup, index=i) for i in picked]

@@ -260,3 +260,85 @@ register_known_bug(KnownBug(
          "and used by another op",
     message=r"Index 1 out of bounds 1",
 ))
+register_known_bug(KnownBug(
+    name="test_log_add_exp_overflows",
+    repro="tests/expected_findings/test_log_add_exp_overflows.py",
+    note="log_add_exp is computed as log(exp(a) + exp(b)): inf (or -inf) where the value is finite, as soon "
+         "as an argument passes exp's range (88.7 in float32, 11.1 in float16); every pass shows it",
+    properties=("semantics_preserved", "every_step_preserves_semantics", "mutant_agrees"),
+    message=r"wrong numbers: [^\n]*got -?inf\b",
+    ir=r"log_add_exp",  # the op, or its legalized kernel
+))
+register_known_bug(KnownBug(
+    name="test_legalize_batch_norm_float16",
+    repro="tests/expected_findings/test_legalize_batch_norm_float16.py",
+    note="LegalizeOps lowers a float16 batch_norm to a float32 result (TOPI promotes var + eps) while Relax "
+         "types it float16: a float16 consumer makes LegalizeOps raise, a bare output comes back float32",
+    # the consumer's type check fails, whichever consumer (a binary op, another batch_norm, ...);
+    # TVM prints the whole Op before its reason, which a one-line message may cut off
+    message=r"d(?:ata)?type|name=\"relax\.nn\.batch_norm\"",
+    ir=r'R\.Tensor\([^\n]*dtype="float16"[^\n]*= R\.nn\.batch_norm\(',
+))
+register_known_bug(KnownBug(
+    name="test_strided_slice_negative_axis_symbolic",
+    repro="tests/expected_findings/test_strided_slice_negative_axis_symbolic.py",
+    note="LegalizeOps fails 'axis < src_tensor_dim' on a strided_slice with a negative axis of a symbolically "
+         "shaped tensor (valid Relax; the static case and non-negative axes legalize)",
+    message=r"axis < src_tensor_dim",
+    ir=r"R\.strided_slice\(",
+))
+register_known_bug(KnownBug(
+    name="test_strided_slice_empty_extent",
+    repro="tests/expected_findings/test_strided_slice_empty_extent.py",
+    note="Relax types an empty strided_slice whose begin lies past its end with a negative extent "
+         "(x[:, 3:1] is R.Tensor((3, -2))) and LegalizeOps then rejects it 'is invalid for axis'",
+    message=r"Input \[Begin=-?\d+, End=-?\d+\] is invalid for axis",
+    ir=r"R\.strided_slice\(",
+))
+register_known_bug(KnownBug(
+    name="test_legalize_median_keepdims_all_axes",
+    repro="tests/expected_findings/test_legalize_median_keepdims_all_axes.py",
+    note="LegalizeOps lowers median(x, axis=None, keepdims=True) to a (1,) result while Relax types it with "
+         "x's rank (1, 1, ...): consumers fail LegalizeOps on the rank, a bare output has the wrong shape",
+    # a consumer failing LegalizeOps; the wrong shape at run time; FoldConstant folding it (the
+    # folded constant has the kernel's shape, so main's return type changes)
+    message=r"ndim|rank|shape \[1\], the reference has shape \[1(?:, 1)+\]|"
+            r"R\.Tensor\(\(1(?:, 1)+\)[^\n]*\) became R\.Tensor\(\(1,\)",
+    ir=r"R\.median\([^\n]*axis=None, keepdims=True",
+))
+register_known_bug(KnownBug(
+    name="test_vm_zero_size_numpy_input",
+    repro="tests/expected_findings/test_vm_zero_size_numpy_input.py",
+    note="the VM refuses a zero-size NumPy argument ('expected to be compact array': NumPy gives empty arrays "
+         "zero strides); a copy into a TVM tensor runs",
+    message=r"expected to be compact array",
+))
+register_known_bug(KnownBug(
+    name="test_divide_by_constant_zero",
+    repro="tests/expected_findings/test_divide_by_constant_zero.py",
+    note="LegalizeOps (and FoldConstant, which legalizes what it folds) raises 'Divide by zero' on a float "
+         "divide by a scalar constant 0.0: the arithmetic simplifier refuses x / 0f (IEEE gives +-Inf/NaN)",
+    message=r"Divide by zero",
+    ir=r"R\.divide\(",
+))
+register_known_bug(KnownBug(
+    name="test_convert_layout_conv2d_w_before_h",
+    repro="tests/expected_findings/test_convert_layout_conv2d_w_before_h.py",
+    note="ConvertLayout to a conv2d data or kernel layout with W before H (NCWH, CNWH, OIWH, ...): the "
+         "legalized conv reads the spatial axes by position, so padding and kernel sizes apply to the wrong "
+         "axis (wrong output shape, wrong numbers, or 'negative output shape' at build time)",
+    subjects=("AlterOpLayout",),
+    properties=("semantics_preserved",),
+    message=r"wrong numbers|Invalid conv parameters",
+    ir=r'R\.nn\.conv2d\([^\n]*(?:data_layout="[NC]*W[NC]*H|kernel_layout="[OI]*W[OI]*H)',
+))
+register_known_bug(KnownBug(
+    name="test_relax_reduction_over_empty_axis",
+    repro="tests/expected_findings/test_relax_reduction_over_empty_axis.py",
+    note="a reduction over a symbolic axis bound to 0 never runs its init (TOPI runs it at the first reduction "
+         "iteration): the output is uninitialised memory instead of 0 / -inf / ...",
+    properties=("semantics_preserved", "matches_unfused_bitwise"),
+    message=r"wrong numbers|differs from the unfused module",
+    # a reduction op of a graph with a shape variable bound to 0
+    ir=r"(?s)(?=.*\bops: [^\n]*\b(?:sum|max|min|prod|mean|variance|std|argmax|argmin)\b)(?=.*run at [^\n]*=0\b)",
+))

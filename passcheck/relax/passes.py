@@ -11,6 +11,7 @@ import inspect
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from itertools import permutations
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,7 @@ from hypothesis import strategies as st
 
 from passcheck.core import timing
 from passcheck.core.corpus import CorpusModule
-from passcheck.core.errors import GeneratorRejected, UsageError
+from passcheck.core.errors import UsageError
 from passcheck.core.subject import Family, Options, Subject, register_family, register_subject
 from passcheck.relax.case import RelaxCase
 from passcheck.relax.corpus import corpus_case
@@ -30,8 +31,14 @@ from passcheck.relax.variants import example_strategy, seed_examples
 
 PassFactory = Callable[[dict[str, Any]], Any]  # extras -> tvm Pass
 
-DATA_LAYOUTS = ("NCHW", "NHWC")
-KERNEL_LAYOUTS = ("OIHW", "OHWI", "HWIO", "HWOI")
+# Every desired layout ConvertLayout accepts for conv2d in TVM 0.27 (measured): any order of the
+# four axes, and a channel axis split by a factor (a conv whose channels the factor does not
+# divide is left as it is); the usual ones first (they shrink there)
+_USUAL_DATA, _USUAL_KERNEL = ("NCHW", "NHWC"), ("OIHW", "OHWI", "HWIO", "HWOI")
+DATA_LAYOUTS = (*_USUAL_DATA, *sorted({"".join(p) for p in permutations("NCHW")} - set(_USUAL_DATA)),
+                "NCHW4c", "NCHW2c", "NHWC4c")
+KERNEL_LAYOUTS = (*_USUAL_KERNEL, *sorted({"".join(p) for p in permutations("OIHW")} - set(_USUAL_KERNEL)),
+                  "OIHW4o", "OIHW2i2o", "OIHW4i4o", "HWIO4o")
 
 
 def _t() -> Any:
@@ -106,11 +113,17 @@ class RelaxPassSubject(Subject):
             case = kind_of(example).new_case(self.name, example)  # a drawn graph, a mutant, a seed model
         case.co_run = {a: b for a, b in self.co_run} | {b: a for a, b in self.co_run}
         case.prepare = self.prepare
-        try:
-            with timing.stage("prerequisites"):
-                prepared = self.prepare(case.built)
-        except Exception as e:  # noqa: BLE001 - a prerequisite failing means we cannot test this graph
-            raise GeneratorRejected(f"prerequisite failed: {type(e).__name__}: {_last_line(e)}") from e
+        prepared = case.built
+        for name in self.prerequisites:
+            try:
+                with timing.stage("prerequisites"):
+                    prepared = getattr(_t(), name)()(prepared)
+            except Exception as e:  # noqa: BLE001 - TVM failing on a valid graph is a finding, whichever pass
+                # ``before`` is what the failing prerequisite was given: the repro's input
+                case.before = prepared
+                case.prerequisite_raised = (f"{name} (run before {self.name}) raised "
+                                            + "".join(traceback.format_exception_only(type(e), e)).strip())
+                return case
         case.before = prepared
         follow = [getattr(_t(), n)() for n in self.follow_ups]
 
@@ -192,15 +205,20 @@ _layouts = st.tuples(st.sampled_from(DATA_LAYOUTS), st.sampled_from(KERNEL_LAYOU
 
 _FUSE_WEIGHTS = (
     ("add", 2.0), ("multiply", 2.0), ("subtract", 1.0), ("divide", 1.0), ("relu", 2.0), ("sigmoid", 1.0),
-    ("tanh", 1.0), ("exp", 1.0), ("sum", 1.5), ("mean", 1.0), ("softmax", 1.0), ("matmul", 1.0),
+    ("tanh", 1.0), ("exp", 1.0), ("sum", 1.5), ("mean", 1.0), ("max", 1.0), ("min", 1.0), ("prod", 0.5),
+    ("variance", 0.5), ("std", 0.5), ("argmax", 0.5), ("argmin", 0.5), ("softmax", 1.0), ("matmul", 1.0),
     ("conv2d", 1.0), ("reshape", 1.0), ("permute_dims", 1.0), ("strided_slice", 1.0), ("concat", 1.0),
 )
+# reductions and injective ops fed by elementwise producers (fusion's common groups)
+_FUSE_FED = tuple((c, p) for c in ("reduce", "injective", "mean", "variance", "std", "softmax")
+                  for p in ("elemwise", "broadcast"))
 
 register_subject(RelaxPassSubject(
     name="FuseOps",
     aliases=("relax.FuseOps", "FuseTIR", "relax.transform.FuseOps"),
     summary="operator fusion: LegalizeOps, AnnotateTIROpPattern, then FuseOps + FuseTIR",
-    bias=GraphBias(op_weights=_FUSE_WEIGHTS, max_nodes=8, symbolic=0.2, float16=0.1),
+    bias=GraphBias(op_weights=_FUSE_WEIGHTS, max_nodes=8, symbolic=0.35, float16=0.1, fed_by=_FUSE_FED, fed=0.8,
+                   reuse=0.3, equal_extents=0.3),
     prerequisites=("LegalizeOps", "AnnotateTIROpPattern"),
     make_pass=lambda extras: _t().FuseOps(),
     follow_ups=("FuseTIR",),
@@ -211,18 +229,28 @@ register_subject(RelaxPassSubject(
     name="FoldConstant",
     aliases=("relax.FoldConstant", "relax.transform.FoldConstant"),
     summary="constant folding of constant-only subgraphs",
-    bias=GraphBias(op_weights=(("add", 2.0), ("subtract", 2.0), ("multiply", 2.0), ("divide", 2.0)),
-                   const_bias=0.7, prefer_const=0.6, max_nodes=8, symbolic=0.1, float16=0.1),
+    # where constant folders break: NaN/Inf, division by zero, zero-size tensors, integer
+    # wraparound (integer graphs, once integer ops are declared)
+    bias=GraphBias(op_weights=(("add", 2.0), ("subtract", 2.0), ("multiply", 2.0), ("divide", 3.0), ("exp", 1.5)),
+                   const_bias=0.7, prefer_const=0.6, max_nodes=8, symbolic=0.1, float16=0.1,
+                   special_consts=0.5, zero_size=0.15, other_dtypes=0.3),
     make_pass=lambda extras: _t().FoldConstant(),
     stage="FoldConstant",
 ))
+# layout-sensitive ops right after a converted conv2d (reductions, softmax and concat draw
+# their axis, the channel axis among them; strided_slice draws negative axes)
+_LAYOUT_SENSITIVE = ("max_pool2d", "avg_pool2d", "sum", "mean", "max", "min", "prod", "variance", "std", "argmax",
+                     "argmin", "softmax", "concat", "strided_slice", "batch_norm", "layer_norm", "permute_dims",
+                     "reshape")
 register_subject(RelaxPassSubject(
     name="AlterOpLayout",
     aliases=("ConvertLayout", "relax.ConvertLayout", "relax.transform.ConvertLayout"),
     summary="layout conversion (Relax ConvertLayout) with Hypothesis-drawn desired layouts",
-    bias=GraphBias(op_weights=(("conv2d", 6.0), ("max_pool2d", 1.5), ("avg_pool2d", 1.5), ("relu", 2.0),
-                               ("add", 2.0), ("batch_norm", 1.0)),
-                   first_ranks=(4,), max_nodes=7, symbolic=0.0, square=0.5, float16=0.1,
+    bias=GraphBias(op_weights=(("conv2d", 10.0), ("max_pool2d", 1.5), ("avg_pool2d", 1.5), ("relu", 2.0),
+                               ("add", 2.0), ("batch_norm", 1.0), ("softmax", 1.0), ("concat", 1.0),
+                               ("strided_slice", 1.0), ("sum", 1.0), ("mean", 1.0), ("max", 0.5)),
+                   first_ranks=(4,), min_nodes=2, max_nodes=7, symbolic=0.0, square=0.5, float16=0.1,
+                   fed_by=tuple((c, "conv2d") for c in _LAYOUT_SENSITIVE), fed=0.8,
                    extra=(("desired_layouts", _layouts),)),
     make_pass=lambda extras: _t().ConvertLayout(_desired_layouts(extras)),
     stage="ConvertLayout",
@@ -234,8 +262,11 @@ register_subject(RelaxPassSubject(
     aliases=("DecomposeOpsForInference", "relax.DecomposeOpsForInference",
              "relax.transform.DecomposeOpsForInference"),
     summary="inference simplification (Relax DecomposeOpsForInference: batch_norm only)",
-    bias=GraphBias(op_weights=(("batch_norm", 6.0), ("layer_norm", 2.0), ("conv2d", 2.0)),
-                   first_ranks=(2, 3, 4), max_nodes=6, symbolic=0.1, float16=0.15),
+    # every norm in the vocabulary, and dropout (inference: the identity); names not declared
+    # yet weigh nothing until they are
+    bias=GraphBias(op_weights=(("batch_norm", 6.0), ("layer_norm", 2.0), ("group_norm", 2.0),
+                               ("instance_norm", 2.0), ("rms_norm", 2.0), ("dropout", 2.0), ("conv2d", 2.0)),
+                   first_ranks=(2, 3, 4), max_nodes=6, symbolic=0.1, float16=0.5, other_dtypes=0.2),
     make_pass=lambda extras: _t().DecomposeOpsForInference(),
     stage="DecomposeOpsForInference",
 ))

@@ -100,7 +100,9 @@ def run_build(mod: Any, build: Build, params: list[np.ndarray], misaligned: int 
     with tvm.transform.PassContext(opt_level=build.opt_level):
         ex = tvm.compile(mod, target=tgt, relax_pipeline=relax_pipeline(build, tgt))
     vm = relax.VirtualMachine(execution.load_executable(ex), tvm.cpu())
-    args = [misaligned_copy(p, misaligned) if misaligned else tvm.runtime.tensor(p) for p in params]
+    # a bfloat16 array cannot pass as NumPy (DLPack has no bfloat16): it is copied, aligned
+    args = [execution.as_runtime(misaligned_copy(p, misaligned)) if misaligned else tvm.runtime.tensor(p)
+            for p in params]
     return execution.flatten_outputs(vm["main"](*args))
 
 

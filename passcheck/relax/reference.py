@@ -10,21 +10,19 @@ from __future__ import annotations
 import numpy as np
 
 from passcheck.core import timing
-from passcheck.core.rounding import UNIT_ROUNDOFF, Approx
+from passcheck.core.rounding import Approx, unit_roundoff
 from passcheck.relax.ops.base import op_registry
 from passcheck.relax.spec import GraphSpec, const_array
 
 
-def graph_dtype(spec: GraphSpec) -> str:
-    """The float dtype the graph computes in: its first float input's (index inputs are
-    integers, and a shrunk graph may start with one)."""
-    return next((d.dtype for d in spec.inputs if d.dtype in UNIT_ROUNDOFF), "float32")
+def parts_of(value: Approx | list[Approx]) -> list[Approx]:
+    """A tuple-valued op's reference is a list of parts; anything else is one value."""
+    return value if isinstance(value, list) else [value]
 
 
 def evaluate(spec: GraphSpec, params: list[np.ndarray]) -> list[Approx]:
     """The reference outputs of ``spec`` on the parameter arrays ``params`` (in order)."""
     ops = op_registry()
-    u = UNIT_ROUNDOFF[graph_dtype(spec)]
     vals: list[Approx] = []
     it = iter(params)
     for decl in spec.inputs:
@@ -32,5 +30,9 @@ def evaluate(spec: GraphSpec, params: list[np.ndarray]) -> list[Approx]:
         vals.append(Approx.exact(arr))
     with np.errstate(all="ignore"), timing.stage("reference"):
         for node in spec.nodes:
-            vals.append(ops[node.op].reference([vals[a] for a in node.args], dict(node.attrs), u))
+            # ``u`` of the node's own (output) dtype: 0 for integers and bool, which are exact
+            out = ops[node.op].reference([vals[a] for a in node.args], dict(node.attrs), unit_roundoff(node.dtype))
+            for part in parts_of(out):
+                part.dtype = node.dtype
+            vals.append(out)
     return [vals[o] for o in spec.outputs]

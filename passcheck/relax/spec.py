@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from passcheck.core.rounding import INT_RANGE
+
 Dim = int | str  # a str is a symbolic dimension, e.g. "n"
 
 
@@ -27,7 +29,7 @@ class TensorDecl:
     const: bool
     lo: float = -1.0
     hi: float = 1.0
-    style: str = "uniform"  # "uniform" | "narrow" | "wide" | "special" (NaN/Inf: only when asked)
+    style: str = "uniform"  # "uniform" | "narrow" | "wide" | "special" (NaN/Inf/0: only when asked)
     seed: int = 0
 
 
@@ -54,6 +56,9 @@ class GraphSpec:
     input_seed: int = 0
     dataflow: bool = True
     extra: tuple[tuple[str, object], ...] = field(default=())  # pass-specific draws (e.g. layouts)
+    # how the parameters reach the VM: NumPy arrays as they are (TVM wraps them without a copy;
+    # the VM refuses zero-size ones, a kept TVM bug) or copies into TVM tensors
+    tensor_inputs: bool = False
 
     @property
     def num_values(self) -> int:
@@ -88,16 +93,45 @@ def concretize(shape: tuple[Dim, ...], sizes: dict[str, int]) -> tuple[int, ...]
     return tuple(sizes[d] if isinstance(d, str) else int(d) for d in shape)
 
 
+def np_dtype(dtype: str) -> np.dtype:
+    """NumPy's dtype for a TVM dtype name (bfloat16 is ml_dtypes', which TVM itself uses)."""
+    if dtype == "bfloat16":
+        import ml_dtypes
+
+        return np.dtype(ml_dtypes.bfloat16)
+    return np.dtype(dtype)
+
+
+def _int_values(decl: TensorDecl, size: int, rng: np.random.Generator) -> np.ndarray:
+    """Integers in [lo, hi] (an op's declared interval: divisors away from 0, shift amounts below
+    the bit width), both ends included; "wide" spreads magnitudes over the decades."""
+    rlo, rhi = INT_RANGE[decl.dtype]
+    # the interval is float: int64's ends round to +-2^63, one past the top
+    lo, hi = max(int(np.ceil(decl.lo)), rlo), min(int(np.floor(decl.hi)), rhi)
+    if decl.dtype == "bool":
+        return rng.integers(max(lo, 0), min(hi, 1) + 1, size).astype(bool)
+    if decl.style == "wide" and hi > lo:
+        top = min(float(max(abs(lo), abs(hi))), 2.0**62)  # 2^63 itself does not fit int64
+        signs = np.where(rng.uniform(0, 1, size) < 0.5, -1.0, 1.0) if lo < 0 else 1.0
+        v = np.round(top ** rng.uniform(0, 1, size) * signs).astype(np.int64)
+        return np.clip(v, lo, hi).astype(decl.dtype)
+    if decl.style == "narrow":
+        return np.full(size, rng.integers(lo, hi, endpoint=True)).astype(decl.dtype)
+    return rng.integers(lo, hi, size, endpoint=True, dtype=np.int64).astype(decl.dtype)
+
+
 def tensor_values(decl: TensorDecl, shape: tuple[int, ...], rng: np.random.Generator) -> np.ndarray:
     """Concrete values of an input, in its dtype, drawn by its style."""
     lo, hi = decl.lo, decl.hi
     size = int(np.prod(shape, dtype=np.int64))
-    if np.issubdtype(np.dtype(decl.dtype), np.integer):
-        return _integer_values(decl, shape, rng)
+    if decl.dtype in INT_RANGE and decl.style.startswith("distinct"):
+        return _distinct_values(decl, shape, rng)
+    if decl.dtype in INT_RANGE:
+        return _int_values(decl, size, rng).reshape(shape)
     if decl.style == "narrow":
         # A near-constant tensor: variance ~ ((hi-lo)*1e-3)^2 stresses normalisation.
         centre = rng.uniform(lo, hi)
-        v = centre + (hi - lo) * 1e-3 * rng.uniform(-1.0, 1.0, size)
+        v = np.clip(centre + (hi - lo) * 1e-3 * rng.uniform(-1.0, 1.0, size), lo, hi)  # [lo, hi] is a promise
     elif decl.style == "wide":
         # Large dynamic range: magnitudes spread log-uniformly over several decades up to max|lo|,|hi|.
         top = max(abs(lo), abs(hi), 1e-30)
@@ -109,23 +143,22 @@ def tensor_values(decl: TensorDecl, shape: tuple[int, ...], rng: np.random.Gener
         if decl.style == "special" and size:
             k = max(1, size // 8)
             idx = rng.choice(size, size=k, replace=False)
-            v[idx] = rng.choice([np.nan, np.inf, -np.inf], size=k)
-    return v.reshape(shape).astype(decl.dtype)
+            # zeros too: a divisor drawn away from zero meets them (division by zero is asked
+            # for); in turn from a random start, so that a tensor of four or more elements has each
+            specials = np.array([np.nan, np.inf, -np.inf, 0.0])
+            v[idx] = specials[(rng.integers(0, 4) + np.arange(k)) % 4]
+    return v.reshape(shape).astype(np_dtype(decl.dtype))
 
 
-def _integer_values(decl: TensorDecl, shape: tuple[int, ...], rng: np.random.Generator) -> np.ndarray:
-    """Indices and counts: every integer of [lo, hi] may occur, the ends included. Style
-    ``distinct<k>``: no value repeats along axis k (scatter indices whose order of writes would
-    otherwise decide the result)."""
+def _distinct_values(decl: TensorDecl, shape: tuple[int, ...], rng: np.random.Generator) -> np.ndarray:
+    """Style ``distinct<k>``: integers of [lo, hi] that do not repeat along axis k (scatter
+    indices, whose order of writes would otherwise decide the result)."""
     lo, hi = int(np.ceil(decl.lo)), int(np.floor(decl.hi))
-    if decl.style.startswith("distinct"):
-        axis = int(decl.style[len("distinct"):])
-        moved = list(shape)
-        n = moved.pop(axis)
-        rows = [rng.permutation(np.arange(lo, hi + 1))[:n] for _ in range(int(np.prod(moved, dtype=np.int64)))]
-        v = np.moveaxis(np.array(rows, dtype=np.int64).reshape(*moved, n), -1, axis)
-    else:
-        v = rng.integers(lo, hi, int(np.prod(shape, dtype=np.int64)), endpoint=True).reshape(shape)
+    axis = int(decl.style[len("distinct"):])
+    moved = list(shape)
+    n = moved.pop(axis)
+    rows = [rng.permutation(np.arange(lo, hi + 1))[:n] for _ in range(int(np.prod(moved, dtype=np.int64)))]
+    v = np.moveaxis(np.array(rows, dtype=np.int64).reshape(*moved, n), -1, axis)
     return v.astype(decl.dtype, order="C")  # the VM takes compact arrays only
 
 

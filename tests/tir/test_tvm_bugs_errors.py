@@ -353,6 +353,19 @@ def test_compute_inline_after_write_at_does_not_lower() -> None:
     assert "Multiple buffer read" in known_violation(G.well_formed_before_after, example_case("schedule", ex))
 
 
+def test_reverse_compute_inline_after_write_at_does_not_lower() -> None:
+    """Found by the 100-example `schedule` campaign (relax-bias branch): the consumer of the
+    write_at cache block of `pre` inlined into it: accepted, then lowering fails "Multiple buffer
+    read" (like compute_inline of the cache block itself). A schedule primitive must refuse with
+    a ScheduleError or give IR that lowers; static and symbolic shapes alike."""
+    for symbolic in (False, True):
+        spec = PrimFuncSpec(kind="broadcast", shape=(1, 1, 1), attrs=(("bdims", (False, False, False)),),
+                            index_dtype="int32", symbolic=symbolic, prologue=True, seed=6237)
+        ex = ScheduleExample(spec=spec, steps=(Step("write_at", "pre", (1,), (("buffer", 0), ("scope", "global"))),
+                                               Step("reverse_compute_inline", "bcast")))
+        assert "Multiple buffer read" in known_violation(G.well_formed_before_after, example_case("schedule", ex))
+
+
 def test_fuse_reduction_epilogue_after_transform_layout_fails_internally() -> None:
     """The epilogue reads the reduction's output through a re-laid-out (5-d) buffer; fusing it
     indexes the 4-d output with 5 indices: InternalError instead of a ScheduleError."""

@@ -33,7 +33,7 @@ def list_command(args: list[str]) -> int:
         for col in ("op", "Relax operator", "pattern", "float16", "symbolic dims", "tags"):
             ot.add_column(col)
         for name, o in sorted(ops.items()):
-            ot.add_row(escape(name), escape(o.relax_op), o.pattern, "yes" if o.float16 else "no",
+            ot.add_row(escape(name), escape(o.relax_op), o.pattern, "yes" if o.accepts("float16") else "no",
                        "yes" if o.symbolic else "no", escape(", ".join(sorted(o.tags))))
         out.print(ot)
     if "--known" in args or "-v" in args:

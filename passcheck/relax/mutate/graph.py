@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from passcheck.core.errors import GeneratorRejected
-from passcheck.core.rounding import UNIT_ROUNDOFF, Approx
+from passcheck.core.rounding import Approx, unit_roundoff
 from passcheck.relax import reference
 from passcheck.relax.build import static_type
 from passcheck.relax.case import RelaxCase
@@ -24,12 +24,23 @@ from passcheck.relax.mutate.resolve import Backend, Resolved, Slot, apply_at, re
 from passcheck.relax.ops.base import op_registry
 from passcheck.relax.spec import GraphSpec, const_array
 
+# the dtypes mutations compute in (their constants are NumPy arrays of it)
+MUTABLE_DTYPES = ("float32", "float16", "float64")
+
+
+def mutation_dtype(spec: GraphSpec) -> str:
+    """The dtype mutations compute in: the first input's, when it is one of MUTABLE_DTYPES."""
+    first = spec.inputs[0].dtype if spec.inputs else "float32"
+    return first if first in MUTABLE_DTYPES else "float32"
+
 
 def graph_slots(spec: GraphSpec) -> list[Slot]:
+    """The values mutations may read and target: those of the mutation dtype (a graph of several
+    dtypes is mutated in that one; its integer and bool values are left as they are)."""
+    dtype = mutation_dtype(spec)
     n_in = len(spec.inputs)
-    dtype = reference.graph_dtype(spec)
-    # mutations compute in the graph's dtype: index tensors and tuple values take no part
     slots = [Slot(("base", i), tuple(d.shape), -1) for i, d in enumerate(spec.inputs) if d.dtype == dtype]
+    # tuple values take no part (their parts, read through TupleGetItem, do)
     slots += [Slot(("base", n_in + k), tuple(n.shape), k, target_ok=True) for k, n in enumerate(spec.nodes)
               if n.parts is None and n.dtype == dtype]
     return slots
@@ -42,8 +53,7 @@ def build_mutant(spec: GraphSpec, mutant: Mutant, params: list[np.ndarray]) -> t
     from tvm import relax, tirx
 
     ops = op_registry()
-    dtype = reference.graph_dtype(spec)
-    u = UNIT_ROUNDOFF[dtype]
+    dtype = mutation_dtype(spec)
     slots = graph_slots(spec)
     resolved = resolve(slots, mutant.mutations)
     syms: dict[str, Any] = {}
@@ -86,7 +96,9 @@ def build_mutant(spec: GraphSpec, mutant: Mutant, params: list[np.ndarray]) -> t
                     ir.current[key] = bb.emit(expr)
                     with np.errstate(all="ignore"):
                         ref.current[key] = ops[node.op].reference([ref.current[a] for a in args],
-                                                                   dict(node.attrs), u)
+                                                                   dict(node.attrs), unit_roundoff(node.dtype))
+                        for part in reference.parts_of(ref.current[key]):
+                            part.dtype = node.dtype
                         apply_at(k, resolved, [ref, ir], concrete, record)
                 outs = [ir.current[("base", o)] for o in spec.outputs]
                 out = outs[0] if len(outs) == 1 else relax.Tuple(outs)

@@ -23,8 +23,12 @@ from typing import Any
 from hypothesis import strategies as st
 
 from passcheck.core.registry import Registry
-from passcheck.core.rounding import DTYPE_MAX, Approx
+from passcheck.core.rounding import DTYPE_MAX, INT_RANGE, Approx
 from passcheck.relax.spec import Dim, TensorDecl
+
+# Largest |value| a float value of the dtype may reach in a drawn graph (far below overflow:
+# an op's intermediates, a float16 partial sum, must not overflow either).
+SAFE_MAGNITUDE = {"float32": 1e6, "float16": 2e3, "float64": 1e6, "bfloat16": 1e6}
 
 
 @dataclass
@@ -48,11 +52,6 @@ class ValueInfo:
     @property
     def static(self) -> bool:
         return all(isinstance(d, int) for d in self.shape)
-
-    @property
-    def empty(self) -> bool:
-        """A zero-size tensor (a dimension of 0)."""
-        return any(d == 0 for d in self.shape)
 
 
 @dataclass(frozen=True)
@@ -84,6 +83,9 @@ class DrawContext:
         self.limit = limit if limit is not None else DTYPE_MAX[dtype] * 2.0**-5
         self.values: list[ValueInfo] = []
         self.inputs: list[TensorDecl] = []
+        # chance a fresh float constant holds NaN, +-Inf and zeros among its values (FoldConstant's
+        # bias: constant subgraphs that produce non-finite values, divisions by zero)
+        self.special_consts = 0.0
 
     # -- values ---------------------------------------------------------------------------
     def fresh(self, shape: tuple[Dim, ...], lo: float = -1.0, hi: float = 1.0, *,
@@ -96,6 +98,10 @@ class DrawContext:
             const = static and chance(self.draw, self.const_bias)
         if any(isinstance(d, str) for d in shape):
             const = False  # constants have static shapes
+        if const and dtype not in INT_RANGE and chance(self.draw, self.special_consts):
+            # even over the op's own choice (a divisor's "uniform" away from zero): a graph of
+            # special constants asks for division by zero and NaN/Inf everywhere they go
+            style = "special"
         if style is None:
             style = self.draw(st.sampled_from(("uniform", "uniform", "narrow", "wide")))
         seed = self.draw(st.integers(0, 2**16))
@@ -114,11 +120,9 @@ class DrawContext:
 
     def pick(self, pred: Callable[[ValueInfo], bool], dtype: str | None = None) -> ValueInfo | None:
         """An existing tensor of ``dtype`` (None: the graph's) satisfying ``pred`` (recent ones
-        more likely), or None. Tuple values are only read through TupleGetItem; zero-size values
-        only as the first operand of an op tagged "empty-ok" (graphs.py), since not every op's
-        reference handles them yet."""
+        more likely), or None. Tuple values are only read through TupleGetItem."""
         dtype = dtype or self.dtype
-        cands = [v for v in self.values if v.parts is None and v.dtype == dtype and not v.empty and pred(v)]
+        cands = [v for v in self.values if v.parts is None and v.dtype == dtype and pred(v)]
         if not cands:
             return None
         # Bias towards recent values keeps graphs deep; older ones make DAG fan-out.
@@ -145,7 +149,15 @@ class OpSpec:
     reference: Callable[[list[Approx], dict[str, Any], float], Approx]
     float16: bool = True
     symbolic: bool = False  # accepts operands with symbolic dims
+    # the operand dtypes TVM 0.27 compiles the op for on CPU; None: float32 (and float16 when
+    # ``float16``), the float ops declared before graphs had other dtypes
+    dtypes: frozenset[str] | None = None
     tags: frozenset[str] = field(default_factory=frozenset)  # e.g. {"inference-norm"} for biasing
+
+    def accepts(self, dtype: str) -> bool:
+        if self.dtypes is not None:
+            return dtype in self.dtypes
+        return dtype == "float32" or (self.float16 and dtype == "float16")
 
 
 OPS: Registry[OpSpec] = Registry("Relax op", hint="`passcheck list --ops` shows the vocabulary")
@@ -201,3 +213,11 @@ def attrs_key(attrs: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
         return v
 
     return tuple(sorted((k, freeze(v)) for k, v in attrs.items()))
+
+
+def value_limit(ctx: DrawContext, dtype: str) -> float:
+    """Largest |value| a value of ``dtype`` may reach: integers wrap (defined behaviour, drawn
+    on purpose), floats stay far from overflow (also in the graph's first dtype's terms)."""
+    if dtype in INT_RANGE:
+        return math.inf
+    return min(ctx.limit, SAFE_MAGNITUDE[dtype])

@@ -40,8 +40,7 @@ def _scalar(value: float, dtype: str) -> Any:
 
 
 def _reg(name: str, draw: Any, build: Any, reference: Any, pattern: str = "injective", **kw: Any) -> None:
-    # creation ops read no values, collapse_sum of nothing is 0: a zero-size operand is fine
-    register_op(OpSpec(name, f"relax.{name}", pattern, draw, build, reference, tags=frozenset({"create", "empty-ok"}),
+    register_op(OpSpec(name, f"relax.{name}", pattern, draw, build, reference, tags=frozenset({"create"}),
                        **kw))
 
 

@@ -22,7 +22,7 @@ def _spell(ctx: DrawContext, first: ValueInfo, axis: int, rank: int) -> int:
 
 def _unary(name: str, draw: Any, build: Any, fn: Any, *, symbolic: bool = True, pattern: str = "injective") -> None:
     register_op(OpSpec(name, f"relax.{name}", pattern, draw, build, exact(fn), symbolic=symbolic,
-                       tags=frozenset({"shape", "empty-ok"})))
+                       tags=frozenset({"shape"})))
 
 
 # -- broadcast_to ----------------------------------------------------------------------------
@@ -110,7 +110,7 @@ def _draw_batch_flatten(ctx: DrawContext, first: ValueInfo) -> Drawn | None:
 register_op(OpSpec("nn.batch_flatten", "relax.nn.batch_flatten", "injective", _draw_batch_flatten,
                    lambda args, attrs: relax_ops().nn.batch_flatten(args[0]),
                    exact(lambda vals, attrs: vals[0].reshape(vals[0].shape[0], -1)),
-                   tags=frozenset({"shape", "empty-ok"})))
+                   tags=frozenset({"shape"})))
 
 
 # -- flip / repeat / tile ----------------------------------------------------------------------
@@ -186,7 +186,7 @@ def _pad_reference(args: Any, attrs: dict[str, Any], u: float) -> Any:
 register_op(OpSpec("nn.pad", "relax.nn.pad", "injective", _draw_pad,
                    lambda args, attrs: relax_ops().nn.pad(args[0], list(attrs["pad_width"]),
                                                           pad_value=attrs["pad_value"]),
-                   _pad_reference, tags=frozenset({"shape", "empty-ok"})))
+                   _pad_reference, tags=frozenset({"shape"})))
 
 
 # -- nn.pixel_shuffle --------------------------------------------------------------------------

@@ -106,7 +106,8 @@ def _divisors(n: int) -> list[int]:
 
 
 def _draw_conv2d(ctx: DrawContext, first: ValueInfo) -> Drawn | None:
-    if first.rank != 4 or not first.static:
+    # zero-size images are not drawn yet (the kernel and group draws divide by the extents)
+    if first.rank != 4 or not first.static or 0 in first.shape:
         return None
     c, h, w = (int(d) for d in first.shape[1:])
     kind = ctx.draw(st.sampled_from(("dense", "dense", "depthwise", "grouped")))

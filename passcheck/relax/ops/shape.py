@@ -10,7 +10,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from passcheck.core.rounding import Approx
-from passcheck.relax.ops.base import DrawContext, Drawn, OpSpec, ValueInfo, register_op
+from passcheck.relax.ops.base import DrawContext, Drawn, OpSpec, ValueInfo, chance, register_op
 from passcheck.relax.ops.drawing import draw_axes, draw_axis, relax_ops, spelled_axis
 from passcheck.relax.spec import Dim
 
@@ -31,6 +31,10 @@ def _draw_reshape(ctx: DrawContext, first: ValueInfo) -> Drawn | None:
         return None
     total = math.prod(int(d) for d in first.shape)
     rank = ctx.draw(st.sampled_from((1, 2, 3, 4, 4)))  # rank 4 feeds conv2d and pooling
+    if total == 0:  # any shape with a zero extent; -1 cannot be inferred from nothing
+        zero = [ctx.small_dim(1, 4) for _ in range(rank)]
+        zero[draw_axis(ctx, rank)] = 0
+        return Drawn((first.vid,), {"shape": list(zero)}, tuple(zero), first.lo, first.hi)
     dims: list[int] = []
     rest = total
     for _ in range(rank - 1):
@@ -52,7 +56,7 @@ def _reshape(vals: list[np.ndarray], attrs: dict[str, Any]) -> np.ndarray:
 
 register_op(OpSpec("reshape", "relax.reshape", "injective", _draw_reshape,
                    lambda args, attrs: relax_ops().reshape(args[0], list(attrs["shape"])),
-                   exact(_reshape), tags=frozenset({"shape", "empty-ok"})))
+                   exact(_reshape), tags=frozenset({"shape"})))
 
 
 # -- permute_dims --------------------------------------------------------------------------------
@@ -77,7 +81,7 @@ def _permute(vals: list[np.ndarray], attrs: dict[str, Any]) -> np.ndarray:
 register_op(OpSpec(
     "permute_dims", "relax.permute_dims", "injective", _draw_permute_dims,
     lambda args, attrs: relax_ops().permute_dims(args[0], None if attrs["axes"] is None else list(attrs["axes"])),
-    exact(_permute), symbolic=True, tags=frozenset({"shape", "empty-ok"})))
+    exact(_permute), symbolic=True, tags=frozenset({"shape"})))
 
 
 # -- concat --------------------------------------------------------------------------------------
@@ -124,6 +128,7 @@ register_op(OpSpec("concat", "relax.concat", "injective", _draw_concat,
 # -- strided_slice -------------------------------------------------------------------------------
 
 STRIDES = (1, 1, 1, 2, 3, -1, -2)
+EMPTY_SLICE = 0.15  # chance an empty range drawn for an axis is kept
 
 
 def _slice_len(n: int, begin: int, end: int, stride: int) -> int:
@@ -141,19 +146,21 @@ def _draw_strided_slice(ctx: DrawContext, first: ValueInfo) -> Drawn | None:
     for a in axes:
         n = int(first.shape[a])
         stride = ctx.draw(st.sampled_from(STRIDES))
-        # NumPy semantics (negative indices count from the end, out-of-range ones clamp),
-        # which TVM matches; empty slices are rejected by Relax, so fall back to the full range
+        # NumPy semantics (negative indices count from the end, out-of-range ones clamp), which
+        # TVM matches. About half the draws would be empty; most become the full range so that
+        # graphs go on, the rest stay empty: zero-size tensors, and TVM 0.27's negative extent
+        # for a begin past the end (kept: tests/expected_findings/test_strided_slice_empty_extent.py)
         begin = ctx.draw(st.integers(-n - 2, n + 1))
         end = ctx.draw(st.integers(-n - 2, n + 1))
-        if _slice_len(n, begin, end, stride) == 0:
+        if _slice_len(n, begin, end, stride) == 0 and not chance(ctx.draw, EMPTY_SLICE):
             begin, end = (0, n) if stride > 0 else (n - 1, -n - 1)
         begins.append(begin)
         ends.append(end)
         strides.append(stride)
         shape[a] = _slice_len(n, begin, end, stride)
-    # TVM 0.27 cannot legalize a negative axis on a symbolically shaped tensor (InternalError
-    # "axis < src_tensor_dim"), so such tensors get non-negative axes
-    spelled = [spelled_axis(ctx, a, first.rank) if first.static else a for a in axes]
+    # negative axes on symbolically shaped tensors too, though TVM 0.27 fails to legalize them
+    # (kept: tests/expected_findings/test_strided_slice_negative_axis_symbolic.py)
+    spelled = [spelled_axis(ctx, a, first.rank) for a in axes]
     attrs = {"axes": spelled, "begin": begins, "end": ends, "strides": strides}
     return Drawn((first.vid,), attrs, tuple(shape), first.lo, first.hi)
 
@@ -203,4 +210,4 @@ def _dynamic_strided_slice(args: list[Approx], attrs: dict[str, Any], u: float) 
 register_op(OpSpec(
     "dynamic_strided_slice", "relax.dynamic_strided_slice", "injective", _draw_dynamic_strided_slice,
     lambda args, attrs: relax_ops().dynamic_strided_slice(args[0], args[1], args[2], args[3]),
-    _dynamic_strided_slice, tags=frozenset({"shape", "match-cast", "empty-ok"})))
+    _dynamic_strided_slice, tags=frozenset({"shape", "match-cast"})))

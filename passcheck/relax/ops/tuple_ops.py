@@ -90,7 +90,7 @@ def _split(vals: list[np.ndarray], attrs: dict[str, Any]) -> list[np.ndarray] | 
 register_op(OpSpec(
     "split", "relax.split", "injective", _draw_split,
     lambda args, attrs: relax_ops().split(args[0], attrs["sections"], axis=attrs["axis"]),
-    _parts(_split), symbolic=True, tags=frozenset({"shape", "tuple", "empty-ok"})))
+    _parts(_split), symbolic=True, tags=frozenset({"shape", "tuple"})))
 
 
 # -- meshgrid ------------------------------------------------------------------------------------
@@ -135,7 +135,7 @@ register_op(OpSpec(
     "stack", "relax.stack", "injective", _draw_stack,
     lambda args, attrs: relax_ops().stack(list(args), axis=attrs["axis"]),
     exact(lambda vals, attrs: np.stack(vals, axis=attrs["axis"])), symbolic=True,
-    tags=frozenset({"shape", "empty-ok"})))
+    tags=frozenset({"shape"})))
 
 
 # -- gradient markers: identities outside the Gradient pass ---------------------------------------
@@ -150,4 +150,4 @@ for _name in ("start_checkpoint", "end_checkpoint", "no_grad"):
     register_op(OpSpec(
         f"grad.{_name}", f"relax.grad.{_name}", "injective", _draw_identity,
         lambda args, attrs, _name=_name: getattr(relax_ops().grad, _name)(args[0]),
-        exact(lambda vals, attrs: vals[0]), symbolic=True, tags=frozenset({"grad", "empty-ok"})))
+        exact(lambda vals, attrs: vals[0]), symbolic=True, tags=frozenset({"grad"})))

@@ -102,6 +102,11 @@ bug(FILE, "test_compute_inline_after_write_at_does_not_lower",
     "compute_inline of a write_at cache block is accepted, then lowering fails 'Multiple buffer read'",
     ("compute_inline", SCHEDULE), WELL_FORMED,
     violated(f"{LOWERING} .*Multiple buffer read", "write_at", "compute_inline"))
+bug(FILE, "test_reverse_compute_inline_after_write_at_does_not_lower",
+    "reverse_compute_inline of the consumer of a write_at cache block is accepted, then lowering fails 'Multiple "
+    "buffer read'",
+    ("reverse_compute_inline", SCHEDULE), WELL_FORMED,
+    violated(f"{LOWERING} .*Multiple buffer read", "write_at", "reverse_compute_inline"))
 bug(FILE, "test_fuse_reduction_epilogue_after_transform_layout_fails_internally",
     "fuse_reduction_epilogue after transform_layout of the epilogue's read: InternalError, a 4-d buffer indexed "
     "with 5 indices",

@@ -1,0 +1,69 @@
+"""TVM 0.27 bug: ConvertLayout to a conv2d data or kernel layout with W before H gets H and W wrong.
+
+ConvertLayout accepts any order of the four axes as the desired conv2d data layout (measured:
+all 24 orders, see passcheck/relax/passes.py). For a layout whose W comes before H (``NCWH``,
+``CNWH``, ...), a conv2d with different padding (or sizes) along H and W comes out with H and W
+exchanged at run time: ``x`` (1, 1, 1, 1) padded on the right by 1 gives (1, 1, 1, 2) in NCHW, as
+Relax types ``main``, but the converted module returns (1, 1, 2, 1). The padding (top, left,
+bottom, right) is kept as it is while the conv now runs on transposed data whose spatial order
+Relax and TOPI read differently. Found by passcheck AlterOpLayout once every accepted desired
+layout was drawn. The same for a kernel layout with W before H (``OIWH``, ...): a 1x3 kernel on a
+3x5 image gives (1, 1, 1, 5) instead of (1, 1, 3, 3); measured over all 24 orders, exactly the 12
+data and the 12 kernel layouts with W before H are wrong.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from known_bug_check import assert_recognised
+
+from passcheck.core.engine.repro import recheck
+from passcheck.relax.spec import GraphSpec, Node, TensorDecl
+
+EXAMPLE = GraphSpec(
+    inputs=(TensorDecl("p0", (1, 1, 1, 1), "float32", False), TensorDecl("p1", (1, 1, 1, 1), "float32", False)),
+    nodes=(Node("conv2d", (0, 1), (("dilation", (1, 1)), ("groups", 1), ("padding", (0, 0, 0, 1)),
+                                   ("strides", (1, 1))), (1, 1, 1, 2), "float32"),),
+    outputs=(2,),
+    extra=(("desired_layouts", (("relax.nn.conv2d", ("NCWH", "OIHW")),)),),
+)
+
+
+def _run(layout: str, kernel: str = "OIHW", ks: tuple[int, int] = (1, 1), pad: tuple[int, ...] = (0, 0, 0, 1),
+         xs: tuple[int, ...] = (1, 1, 1, 1)) -> tuple[int, ...]:
+    import tvm
+    from tvm import relax
+    from tvm.relax import op as R
+
+    bb = relax.BlockBuilder()
+    x = relax.Var("x", relax.TensorType(xs, "float32"))
+    w = relax.Var("w", relax.TensorType((1, 1, *ks), "float32"))
+    with bb.function("main", [x, w]):
+        with bb.dataflow():
+            out = bb.emit_output(R.nn.conv2d(x, w, padding=pad))
+        bb.emit_func_output(out)
+    mod = relax.transform.ConvertLayout({"relax.nn.conv2d": [layout, kernel]})(bb.get())
+    vm = relax.VirtualMachine(tvm.compile(mod, target="llvm"), tvm.cpu())
+    args = (tvm.runtime.tensor(np.ones(xs, "float32")), tvm.runtime.tensor(np.ones((1, 1, *ks), "float32")))
+    return tuple(vm["main"](*args).numpy().shape)
+
+
+def test_h_before_w_layouts_keep_the_shape() -> None:
+    assert _run("NHWC") == (1, 1, 1, 2)
+    assert _run("NCHW") == (1, 1, 1, 2)
+
+
+def test_w_before_h_layouts_still_swap_h_and_w() -> None:
+    assert _run("NCWH") == (1, 1, 2, 1)  # typed (1, 1, 1, 2)
+    assert _run("CNWH") == (1, 1, 2, 1)
+    kernel = {"ks": (1, 3), "pad": (0, 0, 0, 0), "xs": (1, 1, 3, 5)}
+    assert _run("NCHW", "OIHW", **kernel) == (1, 1, 3, 3)  # type: ignore[arg-type]
+    assert _run("NCHW", "OIWH", **kernel) == (1, 1, 1, 5)  # type: ignore[arg-type]
+
+
+def test_passcheck_reports_it() -> None:
+    assert recheck("AlterOpLayout", "semantics_preserved", EXAMPLE) == 1
+
+
+def test_registered_as_a_known_bug() -> None:
+    assert_recognised("AlterOpLayout", "semantics_preserved", EXAMPLE, "test_convert_layout_conv2d_w_before_h")

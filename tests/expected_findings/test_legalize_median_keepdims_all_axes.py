@@ -1,0 +1,61 @@
+"""TVM 0.27 bug: LegalizeOps gives ``median(x, axis=None, keepdims=True)`` the wrong rank.
+
+Relax types the median of every element with ``keepdims=True`` as a tensor of x's rank with all
+extents 1 (``R.Tensor((1, 1))`` for a 3x4 ``x``), as it does for max, argmax and the other
+reductions. The TOPI kernel LegalizeOps emits returns shape ``(1,)``, and the ``call_tir`` is
+declared so: the legalized module no longer type-checks against the original's types. A
+consumer (``concat`` with a (1, 1) tensor) makes LegalizeOps raise ``ValueError: Concat expects
+all input tensors to have same ndim``; returned directly, the function typed ``(1, 1)`` returns
+an array of shape (1,). Found by drawing median (passcheck's reduction family).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from known_bug_check import assert_recognised
+
+from passcheck.core.engine.repro import recheck
+from passcheck.relax.spec import GraphSpec, Node, TensorDecl
+
+EXAMPLE = GraphSpec(
+    inputs=(TensorDecl("p0", (3, 4), "float32", False),),
+    nodes=(Node("median", (0,), (("axis", None), ("keepdims", True)), (1, 1), "float32"),),
+    outputs=(1,),
+)
+
+
+def _module(consume: bool):  # noqa: ANN202
+    from tvm import relax
+    from tvm.relax import op as R
+
+    bb = relax.BlockBuilder()
+    x = relax.Var("x", relax.TensorType((3, 4), "float32"))
+    with bb.function("main", [x]):
+        with bb.dataflow():
+            m = bb.emit(R.median(x, axis=None, keepdims=True))
+            out = bb.emit_output(R.concat([m, relax.const(np.ones((1, 1), "float32"))], axis=0) if consume else m)
+        bb.emit_func_output(out)
+    return bb.get()
+
+
+def test_relax_types_it_with_the_input_rank() -> None:
+    assert [int(d) for d in _module(consume=False)["main"].ret_ty.shape] == [1, 1]
+
+
+def test_legalized_result_still_has_rank_one() -> None:
+    import tvm
+    from tvm import relax
+
+    with pytest.raises(ValueError, match="same ndim"):
+        relax.transform.LegalizeOps()(_module(consume=True))
+    vm = relax.VirtualMachine(tvm.compile(_module(consume=False), target="llvm"), tvm.cpu())
+    assert vm["main"](np.arange(12, dtype="float32").reshape(3, 4)).numpy().shape == (1,)
+
+
+def test_passcheck_reports_it() -> None:
+    assert recheck("SimplifyInference", "semantics_preserved", EXAMPLE) == 1
+
+
+def test_registered_as_a_known_bug() -> None:
+    assert_recognised("SimplifyInference", "semantics_preserved", EXAMPLE, "test_legalize_median_keepdims_all_axes")

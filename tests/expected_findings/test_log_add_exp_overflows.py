@@ -1,0 +1,64 @@
+"""TVM 0.27 bug: ``log_add_exp`` overflows to inf where its value is finite.
+
+TOPI computes ``log_add_exp(a, b)`` as ``log(exp(a) + exp(b))``: ``exp`` overflows for
+arguments above ~88.7 in float32 (~11.1 in float16) and the result is ``inf``, although
+``log_add_exp(100, 100) = 100.69`` is an ordinary float32. The op exists to be the stable form
+(``max(a, b) + log1p(exp(-|a - b|))``, as NumPy's ``logaddexp`` and PyTorch's ``logaddexp``
+compute it); its documentation gives the formula but no range restriction. Arguments below
+~-103 underflow the same way, to ``-inf``. Found while declaring the op (issue 9): every
+property that compares with the float64 reference reports it, in every pass, as soon as an
+argument is large; the op is kept drawable with the full range of values.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from known_bug_check import assert_recognised
+
+from passcheck.core.engine.repro import recheck
+from passcheck.relax.spec import GraphSpec, Node, TensorDecl
+
+EXAMPLE = GraphSpec(
+    inputs=(TensorDecl(name="p0", shape=(4,), dtype="float32", const=False, lo=90.0, hi=100.0),
+            TensorDecl(name="p1", shape=(4,), dtype="float32", const=False, lo=-1.0, hi=1.0)),
+    nodes=(Node(op="log_add_exp", args=(0, 1), attrs=(), shape=(4,), dtype="float32"),),
+    outputs=(2,),
+)
+
+
+def _log_add_exp(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    import tvm
+    from tvm import relax
+    from tvm.relax import op as R
+
+    bb = relax.BlockBuilder()
+    x = relax.Var("x", relax.TensorType(a.shape, str(a.dtype)))
+    y = relax.Var("y", relax.TensorType(b.shape, str(b.dtype)))
+    with bb.function("main", [x, y]):
+        with bb.dataflow():
+            out = bb.emit_output(R.log_add_exp(x, y))
+        bb.emit_func_output(out)
+    vm = relax.VirtualMachine(tvm.compile(bb.get(), target="llvm"), tvm.cpu())
+    return vm["main"](a, b).numpy()
+
+
+def test_log_add_exp_still_overflows() -> None:
+    for dtype, big in (("float32", 100.0), ("float16", 12.0)):
+        a = np.full(3, big, dtype=dtype)
+        got = _log_add_exp(a, a)
+        assert np.all(np.isinf(got)), (dtype, got)
+        assert np.isfinite(np.logaddexp(a, a).astype(dtype)).all()  # the value is representable
+
+
+def test_small_arguments_are_right() -> None:
+    a = np.array([1.0, -2.0, 3.0], dtype="float32")
+    b = np.array([0.5, -2.0, -3.0], dtype="float32")
+    np.testing.assert_allclose(_log_add_exp(a, b), np.logaddexp(a, b), rtol=1e-6)
+
+
+def test_passcheck_reports_it() -> None:
+    assert recheck("FuseOps", "semantics_preserved", EXAMPLE) == 1
+
+
+def test_registered_as_a_known_bug() -> None:
+    assert_recognised("FuseOps", "semantics_preserved", EXAMPLE, "test_log_add_exp_overflows")

@@ -1,0 +1,65 @@
+"""TVM 0.27 bug: a Relax reduction over a symbolic axis bound to 0 returns uninitialised memory.
+
+``R.sum(x, axis=[1])`` with ``x: R.Tensor((2, "n"))`` legalizes to a TOPI reduction whose init
+runs at the first reduction iteration; at ``n = 0`` there is none, so the output is never
+written: the VM returns whatever the allocator's memory held (seen: -1502.53, 3e-41) instead of
+0 (-inf for max, ...). With a static extent 0 the result is right. The TIR side keeps the same
+root cause (tests/tir: the unscheduled TE/TOPI kernel at n = 0). passcheck reaches it on the Relax
+side since zero-size inputs are executed (passed as TVM tensor copies): found by the 100-example
+FuseOps campaign (relax-bias). The garbage is sometimes 0 by chance, so the test runs the
+function several times.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from passcheck.core.known import recognise_example
+from passcheck.core.subject import resolve
+from passcheck.relax.spec import GraphSpec, Node, TensorDecl
+
+EXAMPLE = GraphSpec(
+    inputs=(TensorDecl("p0", ("k", "n"), "float32", False, -1.0, 1.0, "wide", 5528),),
+    nodes=(Node("sum", (0,), (("axis", (0, -1)), ("keepdims", False)), (), "float32"),),
+    outputs=(1,),
+    sym_sizes=(("k", 2), ("n", 0)),
+    input_seed=290,
+    tensor_inputs=True,
+)
+# what semantics_preserved says about it (the campaign's message)
+MESSAGE = ("wrong numbers: output 0[]: got 2.04618501663208, reference 0.0 (|diff| 2.05 > allowed 1e-30); "
+           "1 of 1 elements differ")
+
+
+def _outputs(static: bool, runs: int = 30) -> list[list[float]]:
+    import tvm
+    from tvm import relax, tirx
+    from tvm.relax import op as R
+
+    bb = relax.BlockBuilder()
+    x = relax.Var("x", relax.TensorType((2, 0) if static else (2, tirx.Var("n", "int64")), "float32"))
+    with bb.function("main", [x]):
+        with bb.dataflow():
+            out = bb.emit_output(R.sum(x, axis=[1]))
+        bb.emit_func_output(out)
+    vm = relax.VirtualMachine(tvm.compile(bb.get(), target="llvm"), tvm.cpu())
+    got = []
+    for _ in range(runs):
+        filler = tvm.runtime.tensor(np.full((2,), 7.5, "float32"))  # leaves non-zero memory behind
+        del filler
+        got.append(vm["main"](tvm.runtime.tensor(np.zeros((2, 0), "float32"))).numpy().tolist())
+    return got
+
+
+def test_a_static_empty_axis_sums_to_zero() -> None:
+    assert all(v == [0.0, 0.0] for v in _outputs(static=True, runs=5))
+
+
+def test_a_symbolic_empty_axis_still_returns_uninitialised_memory() -> None:
+    assert any(v != [0.0, 0.0] for v in _outputs(static=False))
+
+
+def test_registered_as_a_known_bug() -> None:
+    for subject in ("FuseOps", "FoldConstant", "SimplifyInference"):
+        found = recognise_example(resolve(subject), "semantics_preserved", EXAMPLE, MESSAGE)
+        assert found is not None and found.name == "test_relax_reduction_over_empty_axis", (subject, found)

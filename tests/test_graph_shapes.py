@@ -1,0 +1,79 @@
+"""Shape edges the Relax generator must reach: shape variables in any position (several, a name
+repeated), bound at run time to 0, 1 and primes; zero-size dims."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, Phase, given, settings
+
+from passcheck.relax.graphs import SYM_SIZES, GraphBias, relax_graphs
+from passcheck.relax.spec import GraphSpec
+
+
+def _draw(bias: GraphBias, n: int) -> list[GraphSpec]:
+    specs: list[GraphSpec] = []
+
+    @settings(max_examples=n, deadline=None, database=None, derandomize=True, phases=[Phase.generate],
+              suppress_health_check=list(HealthCheck))
+    @given(relax_graphs(bias))
+    def run(spec: GraphSpec) -> None:
+        specs.append(spec)
+
+    run()
+    return specs
+
+
+def test_shape_variables_anywhere_and_bound_to_edges() -> None:
+    specs = _draw(GraphBias(symbolic=1.0, other_dtypes=0.0), 200)
+    first_shapes = [s.inputs[0].shape for s in specs]
+    # chance(1.0) is False on Hypothesis's minimal draw (0.0): nearly all, not all
+    assert sum(any(isinstance(d, str) for d in sh) for sh in first_shapes) >= 0.9 * len(first_shapes)
+    assert any(isinstance(d, str) for sh in first_shapes for d in sh[1:]), "only leading shape variables"
+    assert any(len({d for d in sh if isinstance(d, str)}) >= 2 for sh in first_shapes), "never two variables"
+    assert any(len([d for d in sh if isinstance(d, str)]) > len({d for d in sh if isinstance(d, str)})
+               for sh in first_shapes), "a variable never repeats"
+    bound = {v for s in specs for _, v in s.sym_sizes}
+    assert {0, 1} <= bound and bound <= set(SYM_SIZES) and any(v in (2, 3, 5, 7) for v in bound)
+
+
+def test_zero_size_dims_are_drawn() -> None:
+    specs = _draw(GraphBias(zero_size=1.0, symbolic=0.0, other_dtypes=0.0), 60)
+    assert sum(0 in s.inputs[0].shape for s in specs) >= 0.75 * len(specs)
+
+
+def test_both_ways_of_passing_inputs_are_drawn() -> None:
+    """NumPy arrays (the VM refuses zero-size ones: a kept TVM bug, still reachable) and TVM tensor
+    copies (how zero-size inputs get executed)."""
+    specs = _draw(GraphBias(zero_size=1.0, symbolic=0.0, other_dtypes=0.0), 60)
+    zero = [s for s in specs if 0 in s.inputs[0].shape]
+    assert sum(s.tensor_inputs for s in zero) >= 0.25 * len(zero)
+    assert sum(not s.tensor_inputs for s in zero) >= 0.25 * len(zero)
+
+
+def test_zero_size_graphs_are_executed_through_tensor_copies() -> None:
+    """Drawn zero-size graphs passed as tensors compile, run, and give empty outputs of the
+    reference's shapes; the same graphs passed as NumPy arrays meet the kept VM bug."""
+    from passcheck.relax.build import build_module
+    from passcheck.relax.execution import run_relax
+    from passcheck.relax.reference import evaluate
+    from passcheck.relax.spec import input_arrays
+    from passcheck.relax.tolerance import compare
+
+    specs = _draw(GraphBias(zero_size=1.0, symbolic=0.0, other_dtypes=0.0, max_nodes=4), 30)
+    zero = [s for s in specs if s.params and any(0 in d.shape for d in s.params)][:6]
+    assert len(zero) >= 4
+    empty_outputs = refused = 0
+    for spec in zero:
+        params = input_arrays(spec)
+        mod = build_module(spec)
+        got = run_relax(mod, params, tensors=True)
+        refs = evaluate(spec, params)
+        assert len(got) == len(refs)
+        for g, r in zip(got, refs):
+            assert compare(g, r, r.dtype or spec.value_dtype(spec.outputs[0])) is None
+        empty_outputs += any(g.size == 0 for g in got)  # a reduction over the empty axis is not
+        try:  # not every zero-size array is refused (a rank-1 one passes the check)
+            run_relax(mod, params, tensors=False)
+        except ValueError as e:
+            assert "expected to be compact array" in str(e)
+            refused += 1
+    assert empty_outputs >= 2 and refused >= 2
