@@ -92,7 +92,7 @@ def build_mutant(spec: GraphSpec, mutant: Mutant, params: list[np.ndarray]) -> t
                     args = [("base", a) for a in node.args]
                     expr = ops[node.op].build([ir.current[a] for a in args], dict(node.attrs))
                     if "match-cast" in ops[node.op].tags:
-                        expr = bb.match_cast(expr, static_type(node))
+                        expr = bb.match_cast(bb.emit(expr), static_type(node))
                     ir.current[key] = bb.emit(expr)
                     with np.errstate(all="ignore"):
                         ref.current[key] = ops[node.op].reference([ref.current[a] for a in args],
