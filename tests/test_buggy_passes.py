@@ -150,7 +150,10 @@ def test_fixture_reports_findings(passcheck: Any) -> None:
 
 
 def test_fixture_passes_on_the_real_pass(passcheck: Any) -> None:
-    result = passcheck.check("SimplifyInference", examples=15)
+    """With ``ignore_known`` the fixture passes a run whose only findings are registered TVM bugs
+    (every failing example matched one: a later new failure would be a finding of its own)."""
+    result = passcheck.check("SimplifyInference", examples=15, ignore_known=True)
     assert result.ok
     assert result.examples == 15
-    assert all(s.violated == 0 for s in result.stats.values())
+    assert not result.new_findings
+    assert all(s.held > 0 for s in result.stats.values())

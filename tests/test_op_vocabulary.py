@@ -32,10 +32,9 @@ DTYPES = ("float32", "float16", "bfloat16", "float64", "int8", "int16", "int32",
 @dataclass
 class Outcome:
     spec: GraphSpec
-    stage: str  # "build", "well-formed", "execute" (the stage that failed) or "ran"
+    stage: str  # "build", "well-formed", "execute" (the stage that failed), "known-bug" or "ran"
     error: str = ""
     dtype: str = "float32"
-    known: list[str] = field(default_factory=list)  # mismatches that are registered TVM bugs
     outputs: list[np.ndarray] = field(default_factory=list)
     refs: list[Approx] = field(default_factory=list)
     mismatches: list[str] = field(default_factory=list)
@@ -54,29 +53,28 @@ def check_graph(spec: GraphSpec) -> Outcome:
         outputs = run_relax(mod, params)
     except Exception as e:  # noqa: BLE001
         error = f"{type(e).__name__}: {str(e).strip().splitlines()[-1][:300]}"
-        # a valid graph that meets a kept TVM bug (the generator does not steer around them)
-        known = next((b.name for b in KNOWN_BUGS.values() if not b.subjects
-                      and b.matches((), "semantics_preserved", error, mod.script())), None)
+        known = known_bug(error, mod)
         return Outcome(spec, "known-bug" if known else "execute", f"{known or ''} {error}".strip())
     refs = evaluate(spec, params)
     dtype = spec.value_dtype(spec.outputs[0])
     out = Outcome(spec, "ran", dtype=dtype, outputs=outputs, refs=refs)
     for i, (got, ref) in enumerate(zip(outputs, refs)):
-        out_dtype = spec.value_dtype(spec.outputs[i])
-        m = compare(got, ref, out_dtype)
-        if m is not None:
-            message = f"{spec.ops()} ({out_dtype}): {m.describe(f'output {i}')}"
-            bug = known_op_bug("wrong numbers: " + m.describe(f"output {i}"), spec)
-            (out.known if bug else out.mismatches).append(message)
+        m = compare(got, ref, spec.value_dtype(spec.outputs[i]))
+        if m is None:
+            continue
+        known = known_bug("wrong numbers: " + m.describe(f"output {i}"), mod)
+        if known:
+            out.stage, out.error = "known-bug", f"{out.error} {known}".strip()
+        else:
+            out.mismatches.append(f"{spec.ops()} ({dtype}): {m.describe(f'output {i}')}")
     return out
 
 
-def known_op_bug(message: str, spec: GraphSpec) -> str | None:
-    """The registered TVM bug of an op itself (one that shows in every pass) this mismatch is."""
-    for bug in KNOWN_BUGS.values():
-        if not bug.subjects and bug.matches((), "semantics_preserved", message, " ".join(spec.ops())):
-            return bug.name
-    return None
+def known_bug(message: str, mod: object) -> str | None:
+    """The kept TVM bug a valid graph's failure matches (message and IR), if any: the generator
+    does not steer around them."""
+    return next((b.name for b in KNOWN_BUGS.values() if not b.subjects
+                 and b.matches((), "semantics_preserved", message, mod.script())), None)
 
 
 def campaign(bias: GraphBias, n: int) -> list[Outcome]:

@@ -15,7 +15,9 @@ PASSES = ("FuseOps", "FoldConstant", "AlterOpLayout", "SimplifyInference")
 
 
 def _assert_clean(result: RunResult) -> None:
-    # a finding that is a registered TVM bug (kept repro) is not a false alarm; anything else is
+    """No finding but the registered TVM bugs (tests/expected_findings/): the engine reports a
+    new finding even after a known bug failed the same property first, so every failing example
+    matched a registered bug."""
     new = result.new_findings
     msgs = [f"{f.property} ({f.kind}): {f.message} -> {f.repro}" for f in new]
     assert not new, "false alarm(s):\n" + "\n".join(msgs)
@@ -26,7 +28,7 @@ def _assert_clean(result: RunResult) -> None:
 
 @pytest.mark.parametrize("name", PASSES)
 def test_no_findings_on_real_pass(name: str, tmp_path) -> None:  # noqa: ANN001
-    result = passcheck.check(name, examples=40, seed=7, findings_dir=str(tmp_path))
+    result = passcheck.check(name, examples=40, seed=7, findings_dir=str(tmp_path), ignore_known=True)
     assert result.examples == 40
     _assert_clean(result)
 
@@ -39,7 +41,8 @@ def test_relax_name_aliases_reach_the_same_pass(tmp_path) -> None:  # noqa: ANN0
 
 
 def test_any_relax_pass_by_name_gets_generic_properties(tmp_path) -> None:  # noqa: ANN001
-    result = passcheck.check("CanonicalizeBindings", examples=15, seed=3, findings_dir=str(tmp_path))
+    result = passcheck.check("CanonicalizeBindings", examples=15, seed=3, findings_dir=str(tmp_path),
+                             ignore_known=True)
     assert set(result.stats) == {"pass_does_not_raise", "well_formed", "signature_preserved",
                                  "semantics_preserved"}
     _assert_clean(result)
@@ -48,7 +51,6 @@ def test_any_relax_pass_by_name_gets_generic_properties(tmp_path) -> None:  # no
 @pytest.mark.slow
 @pytest.mark.parametrize("name", PASSES)
 def test_campaign_2000_examples(name: str, tmp_path) -> None:  # noqa: ANN001
-    result = passcheck.check(name, examples=2000, seed=2026, findings_dir=str(tmp_path), timeout=120)
-    # AlterOpLayout's campaigns always reach its two kept TVM bugs; anything else is a false alarm.
-    result.findings = result.new_findings
+    result = passcheck.check(name, examples=2000, seed=2026, findings_dir=str(tmp_path), timeout=120,
+                             ignore_known=True)
     _assert_clean(result)

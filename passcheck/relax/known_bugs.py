@@ -224,13 +224,6 @@ register_known_bug(KnownBug(
     message=r"(?:start|end)_checkpoint should be a Var",
 ))
 register_known_bug(KnownBug(
-    name="test_zero_size_constant_export",
-    repro="tests/expected_findings/test_zero_size_constant_export.py",
-    note="a module with a zero-size constant of rank >= 2 exports but fails to load ('Invalid DLTensor file "
-         "format'); passcheck runs modules through export_library",
-    message=r"Invalid DLTensor file format",
-))
-register_known_bug(KnownBug(
     name="test_repeat_scalar_legalize",
     repro="tests/expected_findings/test_repeat_scalar_legalize.py",
     note="repeat of a 0-d tensor (typed (repeats,), as np.repeat gives) fails in LegalizeOps with "
@@ -300,9 +293,10 @@ register_known_bug(KnownBug(
     repro="tests/expected_findings/test_legalize_median_keepdims_all_axes.py",
     note="LegalizeOps lowers median(x, axis=None, keepdims=True) to a (1,) result while Relax types it with "
          "x's rank (1, 1, ...): consumers fail LegalizeOps on the rank, a bare output has the wrong shape",
-    # a consumer failing LegalizeOps; the wrong shape at run time; FoldConstant folding it (the
+    # a consumer failing LegalizeOps (conv2d: "requires the input to be 4-dim"); the wrong shape at run time; FoldConstant folding it (the
     # folded constant has the kernel's shape, so main's return type changes)
-    message=r"ndim|rank|shape \[1\], the reference has shape \[1(?:, 1)+\]|"
+    # a consumer's type error cut off inside TVM's print of the Op (layer_norm), before its reason
+    message=r"ndim|rank|\d-dim tensor|In ir\.Op\(|shape \[1\], the reference has shape \[1(?:, 1)+\]|"
             r"R\.Tensor\(\(1(?:, 1)+\)[^\n]*\) became R\.Tensor\(\(1,\)",
     ir=r"R\.median\([^\n]*axis=None, keepdims=True",
 ))
@@ -341,4 +335,19 @@ register_known_bug(KnownBug(
     message=r"wrong numbers|differs from the unfused module",
     # a reduction op of a graph with a shape variable bound to 0
     ir=r"(?s)(?=.*\bops: [^\n]*\b(?:sum|max|min|prod|mean|variance|std|argmax|argmin)\b)(?=.*run at [^\n]*=0\b)",
+))
+register_known_bug(KnownBug(
+    name="test_vm_zero_size_constant_export",
+    repro="tests/expected_findings/test_vm_zero_size_constant_export.py",
+    note="an exported module with a zero-size constant whose first dim is not 0 fails to load: Tensor::Load "
+         "skips its data-read check only when shape[0] == 0 ('Invalid DLTensor file format')",
+    message=r"Invalid DLTensor file format",
+))
+register_known_bug(KnownBug(
+    name="test_layer_norm_zero_extent_divide_by_zero",
+    repro="tests/expected_findings/test_layer_norm_zero_extent_divide_by_zero.py",
+    note="compiling layer_norm over an axis of extent 0 (an empty result) fails 'Divide by zero': the kernel "
+         "divides by the constant element count 0 and constant folding rejects it",
+    message=r"Divide by zero",
+    ir=r"R\.nn\.layer_norm\(",
 ))

@@ -23,6 +23,15 @@ EXAMPLE = GraphSpec(
     nodes=(Node("median", (0,), (("axis", None), ("keepdims", True)), (1, 1), "float32"),),
     outputs=(1,),
 )
+# a conv2d consumer (found by AlterOpLayout's campaign): "requires the input to be 4-dim tensor"
+INTO_CONV2D = GraphSpec(
+    inputs=(TensorDecl("p0", (1, 1, 1, 1), "float32", False), TensorDecl("p1", (1, 1, 1, 1), "float32", False)),
+    nodes=(Node("median", (0,), (("axis", None), ("keepdims", True)), (1, 1, 1, 1), "float32"),
+           Node("conv2d", (2, 1), (("dilation", (1, 1)), ("groups", 1), ("padding", (0, 0, 0, 0)),
+                                   ("strides", (1, 1))), (1, 1, 1, 1), "float32")),
+    outputs=(3,),
+    extra=(("desired_layouts", (("relax.nn.conv2d", ("NCHW", "OIHW")),)),),  # AlterOpLayout leaves it as is
+)
 
 
 def _module(consume: bool):  # noqa: ANN202
@@ -59,3 +68,7 @@ def test_passcheck_reports_it() -> None:
 
 def test_registered_as_a_known_bug() -> None:
     assert_recognised("SimplifyInference", "semantics_preserved", EXAMPLE, "test_legalize_median_keepdims_all_axes")
+
+
+def test_registered_through_a_conv2d_consumer() -> None:
+    assert_recognised("AlterOpLayout", "semantics_preserved", INTO_CONV2D, "test_legalize_median_keepdims_all_axes")

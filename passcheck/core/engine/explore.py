@@ -20,7 +20,7 @@ from collections import Counter, deque
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from hypothesis import HealthCheck, Phase, Verbosity, given, seed, settings
 from hypothesis.errors import HypothesisException
@@ -28,11 +28,14 @@ from hypothesis.errors import HypothesisException
 from passcheck.core import timing
 from passcheck.core.engine.plan import Plan
 from passcheck.core.engine.results import PropertyStats
+from passcheck.core.known import recognise_example
 from passcheck.core.outcome import ExampleResult, Outcome
 
 Evaluate = Callable[[Any], ExampleResult]
 Progress = Callable[[str, int, int, int], None]  # (phase, done, total, findings)
 Where = tuple[int, int]  # (round, index of the draw in it); round -1: the explicit examples
+# The known TVM bug a failure of a property matches (its name), or None: a new finding.
+Classify = Callable[[str, Any, Outcome, ExampleResult], str | None]
 # A Hypothesis run keeps every choice it drew (about 20 MiB per 1,000 FuseOps graphs), so long
 # runs draw in rounds of this many, each with a seed derived from the run's: memory stays flat.
 ROUND = 1000
@@ -52,14 +55,32 @@ def round_seed(base: int, round_no: int) -> int:
     return int.from_bytes(hashlib.sha256(f"passcheck:{base}:{round_no}".encode()).digest()[:8], "big")
 
 
+class Slot(NamedTuple):
+    """A failure the record keeps: a property's first one, and, when that one is a known TVM bug,
+    the property's first failure that is not (``after_known``): a known bug met first must not
+    mask a new one of the same property for the rest of the run."""
+
+    prop: str
+    after_known: bool = False
+
+
+def known_bug_classifier(plan: Plan) -> Classify:
+    def classify(prop: str, example: Any, outcome: Outcome, res: ExampleResult) -> str | None:
+        bug = recognise_example(plan.subject, prop, example, outcome.message, res.input_script, res.output_script)
+        return bug.name if bug else None
+    return classify
+
+
 @dataclass
 class Record:
     """What the explore run saw, example by example (in draw order)."""
 
     names: tuple[str, ...]
+    classify: Classify | None = None  # None: failures are not told apart (one slot per property)
     stats: dict[str, PropertyStats] = field(default_factory=dict)
-    first_fail: dict[str, tuple[Any, Outcome, ExampleResult]] = field(default_factory=dict)
-    first_call: dict[str, Where] = field(default_factory=dict)
+    first_fail: dict[Slot, tuple[Any, Outcome, ExampleResult]] = field(default_factory=dict)
+    first_call: dict[Slot, Where] = field(default_factory=dict)
+    known: dict[Slot, str | None] = field(default_factory=dict)  # the known bug each kept failure matches
     rounds: list[tuple[int, int]] = field(default_factory=list)  # (seed, max_examples) per round
     examples: int = 0
     rejected: int = 0
@@ -89,9 +110,25 @@ class Record:
             self.coverage.setdefault(category, Counter()).update(set(items))
         for n, o in res.outcomes.items():
             self.stats[n].count(o.verdict, o.message)
-            if o.verdict.finding and n not in self.first_fail:
-                self.first_fail[n] = (example, o, res)
-                self.first_call[n] = where
+            if o.verdict.finding:
+                self._keep(n, example, o, res, where)
+
+    def known_bug(self, prop: str, example: Any, outcome: Outcome, res: ExampleResult) -> str | None:
+        return self.classify(prop, example, outcome, res) if self.classify else None
+
+    def _keep(self, prop: str, example: Any, o: Outcome, res: ExampleResult, where: Where) -> None:
+        first, after = Slot(prop), Slot(prop, after_known=True)
+        if first not in self.first_fail:
+            slot, known = first, self.known_bug(prop, example, o, res)
+        elif self.known[first] is None or after in self.first_fail:
+            return
+        else:
+            slot, known = after, self.known_bug(prop, example, o, res)
+            if known is not None:
+                return
+        self.first_fail[slot] = (example, o, res)
+        self.first_call[slot] = where
+        self.known[slot] = known
 
 
 class _Inline:
@@ -170,7 +207,7 @@ def explore(plan: Plan, evaluate: Any, progress: Progress | None = None) -> Reco
     """Draw and check ``config.examples`` examples (after the explicit ones) with ``evaluate``:
     a ``Pool`` (parallel, batched) or any ``example -> ExampleResult`` callable."""
     config = plan.config
-    record = Record(plan.properties)
+    record = Record(plan.properties, known_bug_classifier(plan))
     pool = evaluate if hasattr(evaluate, "submit") else _Inline(evaluate)
     explicit = tuple(getattr(config, "explicit_examples", ()))
     pipe = Pipeline(pool, record, len(explicit) + config.examples, getattr(config, "batch", 1), progress)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import pickle
 import re
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -81,8 +82,11 @@ def write_repros(result: Any, impl: str | None, subject: Subject) -> None:
     cfg = result.config
     impl_abs = absolute_impl(impl)
     files = [str(Path(f).resolve()) for f in cfg.property_files]
+    # A property may fail twice the same way: a known TVM bug first, a new finding later.
+    twice = Counter((f.property, f.kind) for f in result.findings)
     for f in result.findings:
-        d = base / f"{f.property}-{f.kind}"
+        known = "-known" if f.known_bug and twice[(f.property, f.kind)] > 1 else ""
+        d = base / f"{f.property}-{f.kind}{known}"
         d.mkdir(parents=True, exist_ok=True)
         imports, expr = example_source(f.example)
         # (not ``subject``: that is the Subject whose save_inputs runs below)

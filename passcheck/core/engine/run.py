@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 
 from passcheck.core.engine import replaying
-from passcheck.core.engine.explore import Progress, Record, explore
+from passcheck.core.engine.explore import Progress, Record, Slot, explore
 from passcheck.core.engine.plan import Plan, plan
 from passcheck.core.engine.pool import Pool
 from passcheck.core.engine.repro import write_repros
@@ -41,17 +41,17 @@ def run(config: RunConfig, progress: Progress | None = None) -> RunResult:
     return result
 
 
-def findings(p: Plan, record: Record, best: dict[str, Failure]) -> list[Finding]:
-    """One finding per failing property, in the plan's order: its shrunk example if shrinking
-    reproduced it, else its first failure."""
+def findings(p: Plan, record: Record, best: dict[Slot, Failure]) -> list[Finding]:
+    """One finding per failing property, in the plan's order, and a second one where its first
+    failure is a known TVM bug and a later one is not (that one first: it is what is new); each
+    with its shrunk example if shrinking reproduced it, else the failure as first seen."""
     out = []
     for n in p.properties:
-        if n not in record.first_fail:
-            continue
-        example, outcome, res = best.get(n, record.first_fail[n])
-        also = tuple(sorted(k for k in res.failed if k != n))
-        out.append(Finding(n, outcome.verdict, outcome.message, example, res.input_script, res.output_script,
-                           shrunk=n in best, also_failing=also))
+        for slot in sorted((s for s in record.first_fail if s.prop == n), key=lambda s: not s.after_known):
+            example, outcome, res = best.get(slot, record.first_fail[slot])
+            also = tuple(sorted(k for k in res.failed if k != n))
+            out.append(Finding(n, outcome.verdict, outcome.message, example, res.input_script, res.output_script,
+                               shrunk=slot in best, also_failing=also))
     return out
 
 

@@ -12,19 +12,19 @@ from typing import Any
 
 from hypothesis import Phase, given, seed
 
-from passcheck.core.engine.explore import Evaluate, Progress, Record, hypothesis_settings
+from passcheck.core.engine.explore import Evaluate, Progress, Record, Slot, hypothesis_settings
 from passcheck.core.engine.plan import Plan
 from passcheck.core.outcome import ExampleResult, Outcome, Verdict
 
 Failure = tuple[Any, Outcome, ExampleResult]
 
 
-def shrink(plan: Plan, evaluate: Evaluate, record: Record, progress: Progress | None = None) -> dict[str, Failure]:
-    """The smallest failing example found for each property that failed (by name)."""
-    best: dict[str, Failure] = {}
+def shrink(plan: Plan, evaluate: Evaluate, record: Record, progress: Progress | None = None) -> dict[Slot, Failure]:
+    """The smallest failing example found for each failure the record kept (``Slot``)."""
+    best: dict[Slot, Failure] = {}
     if not record.first_fail:
         return best
-    kinds = {n: o.verdict for n, (_, o, _) in record.first_fail.items()}
+    kinds = {n: (o.verdict, record.known[n]) for n, (_, o, _) in record.first_fail.items()}
     per_target = max(15.0, plan.config.shrink_seconds / len(kinds))
     for n in sorted(kinds, key=lambda k: record.first_call[k]):
         if n in best:
@@ -32,12 +32,12 @@ def shrink(plan: Plan, evaluate: Evaluate, record: Record, progress: Progress | 
         round_no, index = record.first_call[n]
         if round_no < 0:
             continue  # an explicit example (a saved failure, already shrunk when it was saved)
-        found = _hunt(plan, evaluate, kinds, n, record.rounds[round_no], index, per_target, progress)
+        found = _hunt(plan, evaluate, record, kinds, n, record.rounds[round_no], index, per_target, progress)
         for k, v in found.items():
             if k not in best or _size(v[0]) < _size(best[k][0]):
                 best[k] = v
     start = {n: best.get(n, record.first_fail[n]) for n in kinds}
-    out = _simplify(plan, evaluate, kinds, start)
+    out = _simplify(plan, evaluate, record, kinds, start)
     # shrunk: what Hypothesis or the simplifications made smaller than the first failure
     return {n: f for n, f in out.items() if n in best or _size(f[0]) < _size(record.first_fail[n][0])}
 
@@ -46,22 +46,28 @@ def _size(example: Any) -> int:
     return len(repr(example))
 
 
-def _same_failure(res: ExampleResult, name: str, kind: Verdict) -> bool:
+Kind = tuple[Verdict, str | None]  # the verdict of a kept failure and the known TVM bug it matches
+
+
+def _same_failure(record: Record, example: Any, res: ExampleResult, slot: Slot, kind: Kind) -> bool:
     """A candidate reproduces a finding only if the same property fails the same way: a
-    violation must not shrink into, say, an unrelated exception raised while checking."""
-    o = res.outcomes.get(name)
-    return o is not None and o.verdict == kind
+    violation must not shrink into, say, an unrelated exception raised while checking, and a
+    new finding must not shrink into a known TVM bug (nor a known one into another)."""
+    o = res.outcomes.get(slot.prop)
+    if o is None or o.verdict != kind[0]:
+        return False
+    return record.known_bug(slot.prop, example, o, res) == kind[1]
 
 
-def _hunt(plan: Plan, evaluate: Evaluate, targets: dict[str, Verdict], target: str, round_: tuple[int, int],
-          index: int, budget: float, progress: Progress | None) -> dict[str, Failure]:
+def _hunt(plan: Plan, evaluate: Evaluate, record: Record, targets: dict[Slot, Kind], target: Slot,
+          round_: tuple[int, int], index: int, budget: float, progress: Progress | None) -> dict[Slot, Failure]:
     """Regenerate the explore run's stream (same seed, same settings, a body that never
     rejects) up to the draw where ``target`` first failed, evaluating nothing before it, then
     let Hypothesis shrink it; failures of other targets seen meanwhile are kept too.
 
     One hunt per property, because Hypothesis stops generating soon after the first bug it
     finds: a property that first failed late would never be reached in a shared hunt."""
-    best: dict[str, Failure] = {}
+    best: dict[Slot, Failure] = {}
     started: list[float] = []
     calls = [0]
     seed_value, max_examples = round_
@@ -82,13 +88,13 @@ def _hunt(plan: Plan, evaluate: Evaluate, targets: dict[str, Verdict], target: s
             return  # the stream diverged from the explore run: the failure will not come back
         res = evaluate(example)
         for n in sorted(targets):
-            if _same_failure(res, n, targets[n]):
+            if _same_failure(record, example, res, n, targets[n]):
                 cur = best.get(n)
                 if cur is None or _size(example) <= _size(cur[0]):
-                    best[n] = (example, res.outcomes[n], res)
+                    best[n] = (example, res.outcomes[n.prop], res)
         if progress:
             progress("shrink", calls[0], 0, len(best))
-        if _same_failure(res, target, targets[target]):
+        if _same_failure(record, example, res, target, targets[target]):
             if not started:
                 started.append(time.perf_counter())
             raise TargetFailed()
@@ -101,8 +107,8 @@ def _hunt(plan: Plan, evaluate: Evaluate, targets: dict[str, Verdict], target: s
     return best
 
 
-def _simplify(plan: Plan, evaluate: Evaluate, kinds: dict[str, Verdict], best: dict[str, Failure],
-              ) -> dict[str, Failure]:
+def _simplify(plan: Plan, evaluate: Evaluate, record: Record, kinds: dict[Slot, Kind], best: dict[Slot, Failure],
+              ) -> dict[Slot, Failure]:
     """Try the subject's smaller variants of each minimal example (e.g. a graph without one of
     its ops) and keep any that still fails the same way."""
     candidates = plan.subject.simplifications
@@ -116,8 +122,8 @@ def _simplify(plan: Plan, evaluate: Evaluate, kinds: dict[str, Verdict], best: d
                 if time.perf_counter() > deadline:
                     break
                 r = evaluate(cand)
-                if r.rejected is None and _same_failure(r, name, kinds[name]):
-                    example, outcome, res = cand, r.outcomes[name], r
+                if r.rejected is None and _same_failure(record, cand, r, name, kinds[name]):
+                    example, outcome, res = cand, r.outcomes[name.prop], r
                     improved = True
                     break
         out[name] = (example, outcome, res)

@@ -31,9 +31,13 @@ def _draw_reshape(ctx: DrawContext, first: ValueInfo) -> Drawn | None:
         return None
     total = math.prod(int(d) for d in first.shape)
     rank = ctx.draw(st.sampled_from((1, 2, 3, 4, 4)))  # rank 4 feeds conv2d and pooling
-    if total == 0:  # any shape with a zero extent; -1 cannot be inferred from nothing
-        zero = [ctx.small_dim(1, 4) for _ in range(rank)]
-        zero[draw_axis(ctx, rank)] = 0
+    if total == 0:
+        # A shape with a zero extent (-1 cannot be inferred from nothing). Relax reads a 0 in the
+        # new shape as "the input's extent at this position" (ConvertNewShapeToExpr), so the 0
+        # goes where the input has a zero extent, and the rank is at least that position's.
+        k = ctx.draw(st.sampled_from([i for i, d in enumerate(first.shape) if int(d) == 0]))
+        zero = [ctx.small_dim(1, 4) for _ in range(max(rank, k + 1))]
+        zero[k] = 0
         return Drawn((first.vid,), {"shape": list(zero)}, tuple(zero), first.lo, first.hi)
     dims: list[int] = []
     rest = total
