@@ -240,8 +240,11 @@ def _reduction(name: str) -> OpSpec:
     def reference(args: list[Approx], attrs: dict[str, Any], u: float) -> Approx:
         return _reference(name, args, attrs, u)
 
+    # "step": comparisons decide argmax/argmin's index, unknown where another element is within the
+    # comparison margin of the extreme one (most of an output over clustered, "narrow" values)
+    tags = frozenset({"reduce", "step"} if name in ("argmax", "argmin") else {"reduce"})
     return register_op(OpSpec(name, f"relax.{name}", _PATTERNS[name], draw, build, reference,
-                              symbolic=True, tags=frozenset({"reduce"})))
+                              symbolic=True, tags=tags))
 
 
 for _name in _PATTERNS:
