@@ -55,6 +55,8 @@ def test_both_ways_of_passing_inputs_are_drawn() -> None:
 def test_zero_size_graphs_are_executed_through_tensor_copies() -> None:
     """Drawn zero-size graphs passed as tensors compile, run, and give empty outputs of the
     reference's shapes; the same graphs passed as NumPy arrays meet the kept VM bug."""
+    import passcheck.relax.known_bugs  # noqa: F401  (registers them)
+    from passcheck.core.known import KNOWN_BUGS
     from passcheck.relax.build import build_module
     from passcheck.relax.execution import run_relax
     from passcheck.relax.reference import evaluate
@@ -62,13 +64,20 @@ def test_zero_size_graphs_are_executed_through_tensor_copies() -> None:
     from passcheck.relax.tolerance import compare
 
     specs = _draw(GraphBias(zero_size=1.0, symbolic=0.0, other_dtypes=0.0, max_nodes=4), 30)
-    zero = [s for s in specs if s.params and any(0 in d.shape for d in s.params)][:6]
-    assert len(zero) >= 4
-    empty_outputs = refused = 0
+    zero = [s for s in specs if s.params and any(0 in d.shape for d in s.params)]
+    empty_outputs = refused = ran = 0
     for spec in zero:
+        if ran == 6:
+            break
         params = input_arrays(spec)
         mod = build_module(spec)
-        got = run_relax(mod, params, tensors=True)
+        try:
+            got = run_relax(mod, params, tensors=True)
+        except Exception as e:  # a graph meeting a registered TVM bug says nothing about the tensor path
+            if not any(b.matches((), "every_build_runs", str(e), repr(spec)) for b in KNOWN_BUGS.values()):
+                raise
+            continue
+        ran += 1
         refs = evaluate(spec, params)
         assert len(got) == len(refs)
         for g, r in zip(got, refs):
@@ -79,4 +88,4 @@ def test_zero_size_graphs_are_executed_through_tensor_copies() -> None:
         except ValueError as e:
             assert "expected to be compact array" in str(e)
             refused += 1
-    assert empty_outputs >= 2 and refused >= 2
+    assert ran >= 4 and empty_outputs >= 2 and refused >= 2

@@ -9,6 +9,8 @@ FuseOps as ``semantics_preserved`` (checking raised).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 from known_bug_check import assert_recognised
@@ -59,3 +61,38 @@ def test_passcheck_reports_it() -> None:
 
 def test_zero_size_output_and_operand() -> None:
     assert_recognised("pipeline", "every_build_runs", EXAMPLE, "test_zero_size_output_and_operand")
+
+
+# The same bug without a returned operand: expand_dims of a zero-size tensor feeding another op (found
+# by the zero-size drawn graphs). The build pipeline's RewriteDataflowReshape makes the fused
+# expand_dims kernel an R.reshape, and R.reshape's shape inference fails on the empty input.
+EXPAND = GraphSpec(
+    inputs=(TensorDecl(name="p0", shape=(0,), dtype="float32", const=False),),
+    nodes=(Node(op="expand_dims", args=(0,), attrs=(("axis", (0,)),), shape=(1, 0), dtype="float32"),
+           Node(op="abs", args=(1,), attrs=(), shape=(1, 0), dtype="float32")),
+    outputs=(2,),
+    tensor_inputs=True,
+)
+
+
+def test_expand_dims_feeding_an_op_still_fails() -> None:
+    from tvm import relax
+
+    from passcheck.relax.build import build_module
+    from passcheck.relax.execution import run_relax
+
+    x = relax.Var("x", relax.TensorType((0,), "float32"))
+    with pytest.raises(IndexError, match="Index 1 out of bounds 1"):
+        relax.op.reshape(x, (1, 0))  # the inference RewriteDataflowReshape runs into
+    with pytest.raises(IndexError, match="Index 1 out of bounds 1"):
+        run_relax(build_module(EXPAND), [np.zeros(0, "float32")], tensors=True)
+    one = GraphSpec(inputs=(TensorDecl(name="p0", shape=(1,), dtype="float32", const=False),),
+                    nodes=(replace(EXPAND.nodes[0], shape=(1, 1)), replace(EXPAND.nodes[1], shape=(1, 1))),
+                    outputs=(2,), tensor_inputs=True)
+    assert [a.shape for a in run_relax(build_module(one), [np.ones(1, "float32")])] == [(1, 1)]
+
+
+def test_expand_dims_feeding_an_op() -> None:
+    example = PipelineBuilds(EXPAND, (Build("default", 0, "generic"),))
+    assert recheck("pipeline", "every_build_runs", example) == 1
+    assert_recognised("pipeline", "every_build_runs", example, "test_zero_size_output_and_operand")
