@@ -58,7 +58,7 @@ def _share(flags: list[bool]) -> float:
 
 
 def test_fold_constant_folds_non_finite_values_divisions_by_zero_and_empty_tensors() -> None:
-    specs = _draw("FoldConstant", 120)
+    specs = _draw("FoldConstant", 400)
     non_finite, by_zero, empty = [], [], []
     n_in = [len(s.inputs) for s in specs]
     for spec, k in zip(specs, n_in):
