@@ -268,9 +268,14 @@ register_subject(RelaxPassSubject(
     summary="inference simplification (Relax DecomposeOpsForInference: batch_norm only)",
     # every norm in the vocabulary, and dropout (inference: the identity); names not declared
     # yet weigh nothing until they are
-    bias=GraphBias(op_weights=(("batch_norm", 6.0), ("layer_norm", 2.0), ("group_norm", 2.0),
-                               ("instance_norm", 2.0), ("rms_norm", 2.0), ("dropout", 2.0), ("conv2d", 2.0)),
-                   first_ranks=(2, 3, 4), max_nodes=6, symbolic=0.1, float16=0.5, other_dtypes=0.2),
+    # (weights that keep their share of a vocabulary of over a hundred ops; log_softmax is a norm
+    # pattern too, and the one among them that takes float64 and bfloat16)
+    bias=GraphBias(op_weights=(("batch_norm", 16.0), ("layer_norm", 8.0), ("group_norm", 8.0),
+                               ("instance_norm", 8.0), ("rms_norm", 8.0), ("log_softmax", 8.0),
+                               ("dropout", 4.0), ("conv2d", 4.0)),
+                   first_ranks=(2, 3, 4), max_nodes=6, symbolic=0.1,
+                   # the float dtypes norms take (an integer graph reaches a norm only after astype)
+                   dtypes=("float32", "float32", "float32", "float16", "float16", "float16", "float64", "bfloat16")),
     make_pass=lambda extras: _t().DecomposeOpsForInference(),
     stage="DecomposeOpsForInference",
 ))
