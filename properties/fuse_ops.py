@@ -15,7 +15,10 @@ PATTERN_NAMES = {ELEMWISE: "elemwise", BROADCAST: "broadcast", INJECTIVE: "injec
 
 # Calls FuseOps leaves in main by design: the PrimFunc calls it makes, and opaque packed calls
 # (a given module may have them; generated graphs do not).
-_NOT_FUSABLE = ("relax.call_tir", "relax.call_pure_packed", "relax.call_packed", "relax.call_dps_packed")
+# calls that are not ops left unfused: kernel calls, and tensor_to_shape, which LegalizeOps emits
+# to read a data-dependent shape (dynamic_strided_slice) and the VM lowers to a builtin
+_NOT_FUSABLE = ("relax.call_tir", "relax.call_pure_packed", "relax.call_packed", "relax.call_dps_packed",
+                "relax.tensor_to_shape")
 
 
 def _calls(func):  # noqa: ANN001, ANN202

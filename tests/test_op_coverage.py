@@ -10,8 +10,8 @@ from passcheck.relax.ops.excluded import EXCLUDED
 
 tvm = pytest.importorskip("tvm")
 
-# Raised by the Relax breadth work (issue 9) as op families land; the goal is 0.90.
-MIN_SHARE = 0.60
+# Issue 9: at least 90% of the legalizable ops (159/170 with TVM 0.27).
+MIN_SHARE = 0.90
 
 
 def legalizable() -> set[str]:
@@ -42,5 +42,6 @@ def test_exclusions_name_real_legalizable_ops_not_declared_ones() -> None:
 
 def test_every_declared_op_is_a_real_relax_op() -> None:
     names = set(tvm.ir.Op.list_op_names())
-    unknown = sorted(s.relax_op for s in op_registry().values() if s.relax_op not in names)
+    # "ir-node" specs (TupleGetItem) are IR constructs the generator needs, not operators
+    unknown = sorted(s.relax_op for s in op_registry().values() if s.relax_op not in names and "ir-node" not in s.tags)
     assert not unknown, f"OpSpecs name ops TVM does not have: {unknown}"

@@ -31,7 +31,7 @@ RANKED_OPS = {"conv2d": 4, "max_pool2d": 4, "avg_pool2d": 4, "conv2d_transpose":
               **{f"{op}{nd}d{t}": nd + 2 for nd in (1, 3)
                  for op, t in (("conv", ""), ("conv", "_transpose"), ("max_pool", ""), ("avg_pool", ""),
                                ("adaptive_avg_pool", ""))},
-              "resize3d": 5}
+              "resize3d": 5, "nn.pixel_shuffle": 4}
 DTYPES = ("float32", "float16", "bfloat16", "float64", "int8", "int16", "int32", "int64", "uint8", "bool")
 
 
@@ -96,16 +96,38 @@ def campaign(bias: GraphBias, n: int) -> list[Outcome]:
     return outcomes
 
 
+def known_tvm_bug(o: Outcome) -> str | None:
+    """The registered TVM bug (kept repro) that stopped an outcome or made its numbers wrong."""
+    if o.stage == "known-bug":
+        return o.error.split()[0]
+    return "wrong numbers of a registered op bug" if o.known and not o.mismatches else None
+
+
 def failures(outcomes: list[Outcome]) -> list[str]:
     bad = [f"{o.stage} failed for {o.spec.ops()}: {o.error}" for o in outcomes if o.stage not in ("ran", "known-bug")]
     return bad + [m for o in outcomes for m in o.mismatches]
 
 
+def drawable() -> list[str]:
+    """Op names the generator picks (TupleGetItem is drawn only after a tuple-valued op)."""
+    return sorted(n for n, o in op_registry().items() if "ir-node" not in o.tags)
+
+
 # -- (1) every op, on graphs biased towards it --------------------------------------------------
+
+# the company a biased graph keeps: every op weighs at least one menu entry, so with the whole
+# vocabulary around, the op under test would be a minority of the draws
+CONTEXT = {"add", "multiply", "relu", "exp", "sum", "matmul", "reshape", "concat", "permute_dims", "softmax",
+           "split", "flatten", "arange"}
+
+
+PRODUCERS = {"squeeze": ("expand_dims",)}  # makes the size-1 axes squeeze needs
+
 
 def biased_towards(op: str, max_nodes: int = 5) -> GraphBias:
     spec = op_registry()[op]
-    others = tuple((o, 0.3) for o in op_registry() if o != op)
+    producers = set(PRODUCERS.get(op, ()))
+    others = tuple((o, 5.0 if o in producers else 0.3 if o in CONTEXT else 0.0) for o in op_registry() if o != op)
     # ops of other dtypes than float32 (bitwise, logical) start from one of theirs
     other = 0.0 if spec.dtypes is None else 0.3
     first = () if spec.accepts("float32") else tuple(d for d in DTYPES if spec.accepts(d))
@@ -113,7 +135,8 @@ def biased_towards(op: str, max_nodes: int = 5) -> GraphBias:
     weight = max(20.0, 0.4 * len(others))
     return GraphBias(op_weights=((op, weight),) + others, max_nodes=max_nodes,
                      float16=0.3 if spec.accepts("float16") else 0.0, symbolic=0.2 if spec.symbolic else 0.0,
-                     first_ranks=(RANKED_OPS[op],) if op in RANKED_OPS else (1, 2, 3, 4), other_dtypes=other,
+                     first_ranks=(RANKED_OPS[op],) if op in RANKED_OPS else (FIRST_RANK[op],) if op in FIRST_RANK
+                     else (1, 2, 3, 4), other_dtypes=other,
                      # the N, C, *spatial ops refuse zero-size values (no reference for empty windows yet)
                      zero_size=0.0 if op in RANKED_OPS else GraphBias.zero_size,
                      dtypes=first)
@@ -123,7 +146,7 @@ def _checked(outcomes: list[Outcome], op: str) -> int:
     return sum(op in o.spec.ops() and o.stage == "ran" for o in outcomes)
 
 
-@pytest.mark.parametrize("op", sorted(op_registry()))
+@pytest.mark.parametrize("op", drawable())
 def test_op_matches_reference(op: str) -> None:
     outcomes = campaign(biased_towards(op), 16)
     if _checked(outcomes, op) < 3 or sum(op in o.spec.ops() for o in outcomes) < len(outcomes) // 4:
@@ -140,6 +163,9 @@ def test_op_matches_reference(op: str) -> None:
 
 # -- every op's draw is honest: reference shape and values match what it declared ---------------
 
+# ops that take only some first operands: 1-D (meshgrid, outer), matrices, a size-1 axis, C = k r^2
+FIRST_RANK = {"meshgrid": 1, "outer": 1, "eye_like": 2, "einsum": 2}
+FIRST_DIMS = {"nn.pixel_shuffle": (4, 8, 9), "squeeze": (1, 1, 2, 3)}
 INTERVALS = ((-1.0, 1.0), (0.0, 1.0), (-100.0, 100.0), (0.5, 2.0), (-3.0, -1.0), (5.0, 5.001))
 INT_INTERVALS = ((-100.0, 100.0), (0.0, 100.0), (-128.0, 127.0), (1.0, 7.0), (0.0, 1.0), (-3.0, -1.0))
 
@@ -153,7 +179,7 @@ def _intervals(dtype: str) -> tuple[tuple[float, float], ...]:
     return INTERVALS
 
 
-@pytest.mark.parametrize("name", sorted(op_registry()))
+@pytest.mark.parametrize("name", drawable())
 def test_draw_declares_shape_and_interval(name: str) -> None:
     op = op_registry()[name]
     drawn_count = 0
@@ -165,8 +191,8 @@ def test_draw_declares_shape_and_interval(name: str) -> None:
         nonlocal drawn_count
         dtype = data.draw(st.sampled_from([d for d in DTYPES if op.accepts(d)]))
         ctx = DrawContext(data.draw, dtype, symbolic_ok=False, limit=SAFE_MAGNITUDE.get(dtype, 1e6))
-        rank = RANKED_OPS.get(name) or data.draw(st.integers(1, 4))
-        shape = tuple(data.draw(st.sampled_from((1, 2, 3, 4, 5, 7))) for _ in range(rank))
+        rank = RANKED_OPS.get(name) or FIRST_RANK.get(name) or data.draw(st.integers(1, 4))
+        shape = tuple(data.draw(st.sampled_from(FIRST_DIMS.get(name, (1, 2, 3, 4, 5, 7)))) for _ in range(rank))
         for _ in range(data.draw(st.integers(0, 2))):  # values an op may pick as other operands
             ctx.fresh(shape, *data.draw(st.sampled_from(_intervals(dtype))))
         first = ctx.info(ctx.fresh(shape, *data.draw(st.sampled_from(_intervals(dtype)))))
@@ -178,15 +204,22 @@ def test_draw_declares_shape_and_interval(name: str) -> None:
         out_dtype = drawn.dtype or ctx.info(drawn.args[0]).dtype
         ref = op.reference([Approx.exact(arrays[a]) for a in drawn.args], dict(attrs_key(drawn.attrs)),
                            unit_roundoff(out_dtype))
-        assert ref.v.shape == tuple(drawn.shape), drawn
+        # a tuple-valued op declares each part's shape
+        parts = list(zip(ref, drawn.parts)) if drawn.parts is not None else [(ref, drawn.shape)]
+        assert len(parts) == len(drawn.parts or [drawn.shape]), drawn
         slack = 1e-9 * max(1.0, abs(drawn.lo), abs(drawn.hi))
-        assert np.all((ref.v >= drawn.lo - slack) & (ref.v <= drawn.hi + slack)), drawn
-        # an integer result (argmax's index) is exact or unknown (e = inf: a near tie)
-        # a step (floor, a cast to int, a comparison) whose input is within its rounding margin
-        # of the step is unknown (e = inf) by design: rare, never most of a tensor
-        # (a float floor_divide/floor_mod/mod of a large quotient: most of it in bfloat16, whose
-        # quotients above 128 are rounded to integers)
-        assert np.all(ref.e >= 0) and (ref.e.size == 0 or np.isfinite(ref.e).mean() >= 0.5 or "step" in op.tags)
+        for part, shape in parts:
+            assert part.v.shape == tuple(shape), drawn
+            # NaN only where the op defines it (take's "nan" mode out of range)
+            finite = ~np.isnan(part.v)
+            assert np.all((part.v[finite] >= drawn.lo - slack) & (part.v[finite] <= drawn.hi + slack)), drawn
+            # an integer result (argmax's index) is exact or unknown (e = inf: a near tie)
+            # a step (floor, a cast to int, a comparison) whose input is within its rounding margin
+            # of the step is unknown (e = inf) by design: rare, never most of a tensor
+            # (a float floor_divide/floor_mod/mod of a large quotient: most of it in bfloat16, whose
+            # quotients above 128 are rounded to integers)
+            assert np.all(part.e >= 0) and (part.e.size == 0 or np.isfinite(part.e).mean() >= 0.5
+                                            or "step" in op.tags or drawn.dtype is not None)
 
     check()
     assert drawn_count >= 20, f"{name} accepted only {drawn_count} of 40 operands"
@@ -215,16 +248,17 @@ def test_default_graphs_are_valid_and_match(default_outcomes: list[Outcome]) -> 
     n = len(default_outcomes)
     ran = sum(o.stage in ("ran", "known-bug") for o in default_outcomes)
     assert n >= 300
+    assert n >= 300
     assert ran / n >= 0.99, "\n".join(failures(default_outcomes)[:5])
     mismatches = [m for o in default_outcomes for m in o.mismatches]
     assert not mismatches, "\n".join(mismatches[:5])
     assert any(o.dtype == "float16" for o in default_outcomes)
     # 300 graphs of ~4 nodes cannot draw every op of a vocabulary this size (Hypothesis also
     # prefers the first names): nine in ten of them, and every op in its own test above
-    missing = set(op_registry()) - {op for o in default_outcomes for op in o.spec.ops()}
+    missing = set(drawable()) - {op for o in default_outcomes for op in o.spec.ops()}
     # (ops that need an N, C, *spatial value seldom meet one in default graphs: not counted; with
     # over a hundred ops ~11 node draws fall to each, so one in seven may be missed here)
-    unranked = set(op_registry()) - set(RANKED_OPS)
+    unranked = set(drawable()) - set(RANKED_OPS)
     assert len(missing & unranked) <= 0.15 * len(unranked), f"never drawn: {missing}"
 
 
@@ -280,12 +314,13 @@ def test_campaign_2000_graphs() -> None:
     ran = sum(o.stage in ("ran", "known-bug") for o in outcomes)
     print(f"{len(outcomes)} graphs, {ran} ran, {len(bad)} failures, {time.perf_counter() - start:.0f} s")
     assert len(outcomes) >= 2000
-    assert ran / len(outcomes) >= 0.99
-    assert not [m for o in outcomes for m in o.mismatches], "\n".join(bad[:10])
+    unknown = [o for o in outcomes if known_tvm_bug(o) is None]
+    assert sum(o.stage == "ran" for o in unknown) / len(unknown) >= 0.99
+    assert not [m for o in outcomes if known_tvm_bug(o) is None for m in o.mismatches], "\n".join(bad[:10])
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("op", sorted(op_registry()))
+@pytest.mark.parametrize("op", drawable())
 def test_campaign_per_op(op: str) -> None:
     outcomes = campaign(biased_towards(op, max_nodes=8), 120)
     assert not failures(outcomes), "\n".join(failures(outcomes)[:10])

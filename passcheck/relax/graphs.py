@@ -106,7 +106,8 @@ def relax_graphs(draw: Any, bias: GraphBias = GraphBias()) -> GraphSpec:
             dtype = "float32"  # no op declared for it yet
     # ops of the first input's dtype, and those declaring their dtypes (other dtypes than the
     # first input's come from astype and comparisons)
-    names = [n for n, o in sorted(ops.items()) if bias.weight(n) > 0 and (o.accepts(dtype) or o.dtypes)]
+    names = [n for n, o in sorted(ops.items()) if bias.weight(n) > 0 and (o.accepts(dtype) or o.dtypes)
+             and "ir-node" not in o.tags]  # TupleGetItem follows a tuple-valued op, never drawn alone
     # Weighted choice as a sampled_from over repeated names: Hypothesis shrinks an index into a
     # list far better than a float threshold (it tries each earlier name in turn).
     menu = [n for n in names for _ in range(max(1, round(2 * bias.weight(n))))]
@@ -167,25 +168,27 @@ def relax_graphs(draw: Any, bias: GraphBias = GraphBias()) -> GraphSpec:
         drawn = _draw_for(ctx, op, first)
         if drawn is None:
             continue
-        out_dtype = drawn.dtype or ctx.info(drawn.args[0]).dtype
-        if not finite_interval(drawn.lo, drawn.hi, value_limit(ctx, out_dtype)) or not ctx.fits(drawn.shape):
+        out_dtype = drawn.dtype or (ctx.info(drawn.args[0]).dtype if drawn.args else ctx.dtype)
+        if not finite_interval(drawn.lo, drawn.hi, value_limit(ctx, out_dtype)) \
+                or not all(ctx.fits(s) for s in (drawn.parts or (drawn.shape,))):
             continue
         if not op.symbolic and any(not ctx.info(a).static for a in drawn.args):
             continue
-        vid = len(nodes)
-        nodes.append((name, out_dtype, drawn))
+        _add_node(ctx, nodes, name, out_dtype, drawn)
         has_consumer.update(drawn.args)
-        producer[vid] = name
-        const_only = all(ctx.info(a).const_only for a in drawn.args)
-        ctx.values.append(ValueInfo(vid, tuple(drawn.shape), out_dtype, drawn.lo, drawn.hi, const_only))
+        producer[len(nodes) - 1] = name
+        if drawn.parts is not None:
+            for get in _take_parts(ctx, ops["tuple_get_item"], len(nodes) - 1):
+                _add_node(ctx, nodes, "tuple_get_item", out_dtype, get)
+                has_consumer.update(get.args)
+                producer[len(nodes) - 1] = "tuple_get_item"
     if not nodes:
         # Every op refused (tiny draws); fall back to something always valid for the dtype.
         first = ctx.values[0]
         name = next(n for n in ("relu", "abs", "bitwise_not") if ops[n].accepts(first.dtype))
         drawn = ops[name].draw(ctx, first)
         assert drawn is not None
-        nodes.append((name, first.dtype, drawn))
-        ctx.values.append(ValueInfo(0, tuple(drawn.shape), first.dtype, drawn.lo, drawn.hi, False))
+        _add_node(ctx, nodes, name, first.dtype, drawn)
 
     n_in = len(ctx.inputs)
 
@@ -193,14 +196,14 @@ def relax_graphs(draw: Any, bias: GraphBias = GraphBias()) -> GraphSpec:
         return -1 - vid if vid < 0 else n_in + vid
 
     spec_nodes = tuple(
-        Node(name, tuple(renum(a) for a in d.args), attrs_key(d.attrs), tuple(d.shape), out_dtype)
+        Node(name, tuple(renum(a) for a in d.args), attrs_key(d.attrs), tuple(d.shape), out_dtype, d.parts)
         for name, out_dtype, d in nodes
     )
     consumed = {a for n in spec_nodes for a in n.args}
     outputs = [n_in + i for i in range(len(spec_nodes)) if n_in + i not in consumed]
     if len(spec_nodes) > 1 and draw(st.integers(0, 4)) == 0:
         extra_out = n_in + draw(st.integers(0, len(spec_nodes) - 1))
-        if extra_out not in outputs:
+        if extra_out not in outputs and spec_nodes[extra_out - n_in].parts is None:
             outputs.insert(0, extra_out)
     extras = tuple((k, draw(s)) for k, s in bias.extra)
     seed = draw(st.integers(0, 2**16))
@@ -223,3 +226,19 @@ def _draw_for(ctx: DrawContext, op: Any, first: ValueInfo) -> Drawn | None:
         return op.draw(ctx, first)
     finally:
         ctx.dtype, ctx.limit = dtype, limit
+def _add_node(ctx: DrawContext, nodes: list[tuple[str, str, Drawn]], name: str, dtype: str, drawn: Drawn) -> None:
+    """Append a node and its value (a tuple value when ``drawn.parts`` is set)."""
+    vid = len(nodes)
+    nodes.append((name, dtype, drawn))
+    const_only = all(ctx.info(a).const_only for a in drawn.args)
+    ctx.values.append(ValueInfo(vid, tuple(drawn.shape), dtype, drawn.lo, drawn.hi, const_only, drawn.parts))
+
+
+def _take_parts(ctx: DrawContext, getitem: Any, vid: int) -> list[Drawn]:
+    """TupleGetItems of a drawn subset of the tuple's parts (at least one: a tuple nobody reads
+    would be the function's output, which the reference compares only for tensors)."""
+    tup = ctx.info(vid)
+    assert tup.parts is not None
+    n = len(tup.parts)
+    picked = ctx.draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=n, unique=True))
+    return [getitem.draw(ctx, tup, index=i) for i in picked]

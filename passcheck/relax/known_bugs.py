@@ -199,6 +199,127 @@ register_known_bug(KnownBug(
     ir=r"(?s)(?=.*\battention(?:_bias)?\b)(?=.*(?:causal_mask=\"(?:TopLeft|BottomRight)\"|trilu))",
 ))
 register_known_bug(KnownBug(
+    name="test_index_tensor_negative_indices",
+    repro="tests/expected_findings/test_index_tensor_negative_indices.py",
+    note="index_tensor is documented as NumPy advanced indexing, but its kernel uses a negative index as is "
+         "and reads before the buffer (garbage values, no error)",
+    properties=("semantics_preserved", "every_step_preserves_semantics", "mutant_agrees"),
+    message=r"wrong numbers",
+    ir=r"\bindex_tensor\b",
+))
+register_known_bug(KnownBug(
+    name="test_convert_layout_squeeze_negative_axis",
+    repro="tests/expected_findings/test_convert_layout_squeeze_negative_axis.py",
+    note="ConvertLayout dies with std::bad_alloc on squeeze with a negative axis (valid Relax; axis=[1] "
+         "instead of [-3] converts fine)",
+    subjects=("AlterOpLayout", "sequences"),
+    properties=("pass_does_not_raise",),
+    message=r"bad_alloc",
+    ir=r"R\.squeeze\([^\n]*axis=\[[^\]]*-\d",
+))
+register_known_bug(KnownBug(
+    name="test_dynamic_strided_slice_empty",
+    repro="tests/expected_findings/test_dynamic_strided_slice_empty.py",
+    note="dynamic_strided_slice of an empty range (x[6:0:1]) computes a negative extent and dies with "
+         "std::bad_alloc (or fails a match_cast to 0) instead of returning a (0,) tensor",
+    message=r"bad_alloc|match_cast error",
+    ir=r"dynamic_strided_slice",
+))
+register_known_bug(KnownBug(
+    name="test_split_empty_part_legalize",
+    repro="tests/expected_findings/test_split_empty_part_legalize.py",
+    note="split with a part Relax types as empty (an index 0, a repeated index) fails in LegalizeOps "
+         "('split_indices must be sorted'); an index past the end dies with std::bad_alloc",
+    # past the end of an empty axis the part comes out with a negative extent (NumPy then refuses it)
+    message=r"split_indices must be sorted|std::bad_alloc|negative dimensions are not allowed",
+    ir=r"\bsplit\b",
+))
+register_known_bug(KnownBug(
+    name="test_meshgrid_single_tensor_legalize",
+    repro="tests/expected_findings/test_meshgrid_single_tensor_legalize.py",
+    note="LegalizeOps lowers meshgrid of one tensor (typed as a 1-tuple) to a plain tensor, so the "
+         "TupleGetItem reading it no longer type-checks",
+    message=r"The type of Tuple must be TupleType",
+    ir=r"\bmeshgrid\b",
+))
+register_known_bug(KnownBug(
+    name="test_fold_constant_index_tensor",
+    repro="tests/expected_findings/test_fold_constant_index_tensor.py",
+    note="FoldConstant leaves index_tensor of constants unfolded: its legalization reads the indices "
+         "through a TupleGetItem of a tuple literal, which FoldConstant does not fold",
+    subjects=("FoldConstant",),
+    properties=("no_constant_only_calls",),
+    message=r"relax\.index_tensor on",
+))
+register_known_bug(KnownBug(
+    name="test_convert_layout_stack",
+    repro="tests/expected_findings/test_convert_layout_stack.py",
+    note="ConvertLayout raises on every stack ('Index -1 out of bounds'; with a negative axis "
+         "'basic_string::replace: __pos ...'), for any desired layout",
+    subjects=("AlterOpLayout", "sequences"),
+    properties=("pass_does_not_raise",),
+    message=r"out of bounds|basic_string::replace",
+    ir=r"R\.stack\(",
+))
+register_known_bug(KnownBug(
+    name="test_convert_layout_split_one_section",
+    repro="tests/expected_findings/test_convert_layout_split_one_section.py",
+    note="ConvertLayout raises 'Invalid Call' on split into one section (Relax types it as the tensor, "
+         "not a tuple; the rewrite assumes a tuple)",
+    subjects=("AlterOpLayout", "sequences"),
+    properties=("pass_does_not_raise",),
+    message=r"out_tuple != nullptr",
+    ir=r"R\.split\(",
+))
+register_known_bug(KnownBug(
+    name="test_collapse_sum_empty_axis",
+    repro="tests/expected_findings/test_collapse_sum_empty_axis.py",
+    note="collapse_sum_to/like over a zero-size axis return uninitialized memory: the kernel's init sits "
+         "under the empty reduction loop (R.sum of the same returns 0)",
+    properties=("semantics_preserved", "every_step_preserves_semantics", "mutant_agrees", "builds_agree"),
+    message=r"wrong numbers",
+    ir=r"collapse_sum",
+))
+register_known_bug(KnownBug(
+    name="test_fold_constant_checkpoint",
+    repro="tests/expected_findings/test_fold_constant_checkpoint.py",
+    note="FoldConstant folds the argument of grad.start_checkpoint into a constant and rebuilds the call, "
+         "which the op's builder rejects (it wants a Var)",
+    subjects=("FoldConstant", "sequences"),
+    properties=("pass_does_not_raise",),
+    message=r"(?:start|end)_checkpoint should be a Var",
+))
+register_known_bug(KnownBug(
+    name="test_repeat_scalar_legalize",
+    repro="tests/expected_findings/test_repeat_scalar_legalize.py",
+    note="repeat of a 0-d tensor (typed (repeats,), as np.repeat gives) fails in LegalizeOps with "
+         "IndexError: Index out of range",
+    message=r"Index out of range\. size: 0, got index 0",
+    ir=r"\brepeat\b",
+))
+register_known_bug(KnownBug(
+    name="test_pixel_shuffle_legalize",
+    repro="tests/expected_findings/test_pixel_shuffle_legalize.py",
+    note="nn.pixel_shuffle's LegalizeOps rule calls topi.nn.pixel_shuffle, which TVM 0.27 does not have: "
+         "every module with the op fails to build",
+    message=r"has no attribute 'pixel_shuffle'",
+))
+register_known_bug(KnownBug(
+    name="test_take_nan_mode_flat",
+    repro="tests/expected_findings/test_take_nan_mode_flat.py",
+    note="take(axis=None, mode='nan') lowers to a select around the cast index instead of x[i] and fails a "
+         "type check (axis=0, or other modes, work)",
+    message=r"MatchesCode|Metadata omitted",
+    ir=r"mode=.nan.|'mode', 'nan'",  # TVMScript, or the example's spec
+))
+register_known_bug(KnownBug(
+    name="test_zero_size_output_and_operand",
+    repro="tests/expected_findings/test_zero_size_output_and_operand.py",
+    note="tvm.compile fails (IndexError: Index 1 out of bounds 1) on a zero-size value that is both returned "
+         "and used by another op",
+    message=r"Index 1 out of bounds 1",
+))
+register_known_bug(KnownBug(
     name="test_log_add_exp_overflows",
     repro="tests/expected_findings/test_log_add_exp_overflows.py",
     note="log_add_exp is computed as log(exp(a) + exp(b)): inf (or -inf) where the value is finite, as soon "

@@ -15,6 +15,11 @@ from passcheck.relax.ops.base import op_registry
 from passcheck.relax.spec import GraphSpec, const_array
 
 
+def parts_of(value: Approx | list[Approx]) -> list[Approx]:
+    """A tuple-valued op's reference is a list of parts; anything else is one value."""
+    return value if isinstance(value, list) else [value]
+
+
 def evaluate(spec: GraphSpec, params: list[np.ndarray]) -> list[Approx]:
     """The reference outputs of ``spec`` on the parameter arrays ``params`` (in order)."""
     ops = op_registry()
@@ -27,6 +32,7 @@ def evaluate(spec: GraphSpec, params: list[np.ndarray]) -> list[Approx]:
         for node in spec.nodes:
             # ``u`` of the node's own (output) dtype: 0 for integers and bool, which are exact
             out = ops[node.op].reference([vals[a] for a in node.args], dict(node.attrs), unit_roundoff(node.dtype))
-            out.dtype = node.dtype
+            for part in parts_of(out):
+                part.dtype = node.dtype
             vals.append(out)
     return [vals[o] for o in spec.outputs]

@@ -20,8 +20,10 @@ def simplifications(spec: GraphSpec) -> Iterator[GraphSpec]:
     # splice out node j: consumers read one of its operands of the same type instead
     for j in range(n):
         node = spec.nodes[j]
+        if node.parts is not None:
+            continue  # its consumers are TupleGetItems: they need a tuple
         for a in node.args:
-            if spec.value_shape(a) == node.shape and spec.value_dtype(a) == node.dtype:
+            if spec.value_shape(a) == node.shape and spec.value_dtype(a) == node.dtype and not spec.is_tuple(a):
                 cand = _splice(spec, j, a)
                 if cand is not None:
                     yield cand

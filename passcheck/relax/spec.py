@@ -40,6 +40,7 @@ class Node:
     attrs: tuple[tuple[str, object], ...]
     shape: tuple[Dim, ...]
     dtype: str
+    parts: tuple[tuple[Dim, ...], ...] | None = None  # a tuple-valued node's part shapes (shape is ())
 
     @property
     def attr(self) -> dict[str, object]:
@@ -67,6 +68,9 @@ class GraphSpec:
         if vid < len(self.inputs):
             return self.inputs[vid].shape
         return self.nodes[vid - len(self.inputs)].shape
+
+    def is_tuple(self, vid: int) -> bool:
+        return vid >= len(self.inputs) and self.nodes[vid - len(self.inputs)].parts is not None
 
     def value_dtype(self, vid: int) -> str:
         if vid < len(self.inputs):
@@ -120,6 +124,8 @@ def tensor_values(decl: TensorDecl, shape: tuple[int, ...], rng: np.random.Gener
     """Concrete values of an input, in its dtype, drawn by its style."""
     lo, hi = decl.lo, decl.hi
     size = int(np.prod(shape, dtype=np.int64))
+    if decl.dtype in INT_RANGE and decl.style.startswith("distinct"):
+        return _distinct_values(decl, shape, rng)
     if decl.dtype in INT_RANGE:
         return _int_values(decl, size, rng).reshape(shape)
     if decl.style == "narrow":
@@ -142,6 +148,18 @@ def tensor_values(decl: TensorDecl, shape: tuple[int, ...], rng: np.random.Gener
             specials = np.array([np.nan, np.inf, -np.inf, 0.0])
             v[idx] = specials[(rng.integers(0, 4) + np.arange(k)) % 4]
     return v.reshape(shape).astype(np_dtype(decl.dtype))
+
+
+def _distinct_values(decl: TensorDecl, shape: tuple[int, ...], rng: np.random.Generator) -> np.ndarray:
+    """Style ``distinct<k>``: integers of [lo, hi] that do not repeat along axis k (scatter
+    indices, whose order of writes would otherwise decide the result)."""
+    lo, hi = int(np.ceil(decl.lo)), int(np.floor(decl.hi))
+    axis = int(decl.style[len("distinct"):])
+    moved = list(shape)
+    n = moved.pop(axis)
+    rows = [rng.permutation(np.arange(lo, hi + 1))[:n] for _ in range(int(np.prod(moved, dtype=np.int64)))]
+    v = np.moveaxis(np.array(rows, dtype=np.int64).reshape(*moved, n), -1, axis)
+    return v.astype(decl.dtype, order="C")  # the VM takes compact arrays only
 
 
 def input_arrays(spec: GraphSpec) -> list[np.ndarray]:

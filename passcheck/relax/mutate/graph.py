@@ -16,6 +16,7 @@ import numpy as np
 from passcheck.core.errors import GeneratorRejected
 from passcheck.core.rounding import Approx, unit_roundoff
 from passcheck.relax import reference
+from passcheck.relax.build import static_type
 from passcheck.relax.case import RelaxCase
 from passcheck.relax.mutate.calc import IRCalc, RefCalc
 from passcheck.relax.mutate.relations import Mutant
@@ -39,8 +40,9 @@ def graph_slots(spec: GraphSpec) -> list[Slot]:
     dtype = mutation_dtype(spec)
     n_in = len(spec.inputs)
     slots = [Slot(("base", i), tuple(d.shape), -1) for i, d in enumerate(spec.inputs) if d.dtype == dtype]
+    # tuple values take no part (their parts, read through TupleGetItem, do)
     slots += [Slot(("base", n_in + k), tuple(n.shape), k, target_ok=True) for k, n in enumerate(spec.nodes)
-              if n.dtype == dtype]
+              if n.parts is None and n.dtype == dtype]
     return slots
 
 
@@ -88,11 +90,15 @@ def build_mutant(spec: GraphSpec, mutant: Mutant, params: list[np.ndarray]) -> t
                 for k, node in enumerate(spec.nodes):
                     key = ("base", n_in + k)
                     args = [("base", a) for a in node.args]
-                    ir.current[key] = bb.emit(ops[node.op].build([ir.current[a] for a in args], dict(node.attrs)))
+                    expr = ops[node.op].build([ir.current[a] for a in args], dict(node.attrs))
+                    if "match-cast" in ops[node.op].tags:
+                        expr = bb.match_cast(bb.emit(expr), static_type(node))
+                    ir.current[key] = bb.emit(expr)
                     with np.errstate(all="ignore"):
                         ref.current[key] = ops[node.op].reference([ref.current[a] for a in args],
                                                                    dict(node.attrs), unit_roundoff(node.dtype))
-                        ref.current[key].dtype = node.dtype
+                        for part in reference.parts_of(ref.current[key]):
+                            part.dtype = node.dtype
                         apply_at(k, resolved, [ref, ir], concrete, record)
                 outs = [ir.current[("base", o)] for o in spec.outputs]
                 out = outs[0] if len(outs) == 1 else relax.Tuple(outs)

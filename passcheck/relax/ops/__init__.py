@@ -6,8 +6,11 @@ from passcheck.relax.ops import (  # noqa: F401
     binary,
     compare,
     conv,
+    create,
     elementwise,
     image,
+    index,
+    layout,
     linalg,
     loss,
     norm,
@@ -16,6 +19,7 @@ from passcheck.relax.ops import (  # noqa: F401
     quant,
     reduce,
     shape,
+    tuple_ops,
     unary,
 )
 from passcheck.relax.ops.base import OpSpec, op_registry  # noqa: F401

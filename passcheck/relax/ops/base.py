@@ -39,6 +39,7 @@ class ValueInfo:
     lo: float  # every element is in [lo, hi] (conservative)
     hi: float
     const_only: bool  # computed from constants only (a FoldConstant target)
+    parts: tuple[tuple[Dim, ...], ...] | None = None  # a tuple value's part shapes (then shape is ())
 
     @property
     def rank(self) -> int:
@@ -63,6 +64,8 @@ class Drawn:
     lo: float
     hi: float
     dtype: str | None = None  # the output dtype; None: the first operand's
+    # a tuple-valued op: the shape of each part (``shape`` is then ()); consumers take TupleGetItem
+    parts: tuple[tuple[Dim, ...], ...] | None = None
 
 
 class DrawContext:
@@ -88,7 +91,7 @@ class DrawContext:
     def fresh(self, shape: tuple[Dim, ...], lo: float = -1.0, hi: float = 1.0, *,
               const: bool | None = None, style: str | None = None, dtype: str | None = None) -> int:
         """A new graph input of this shape and dtype (None: the graph's); parameter or constant
-        is drawn unless given."""
+        is drawn unless given. An integer input's values are the integers in [lo, hi]."""
         dtype = dtype or self.dtype
         if const is None:
             static = all(isinstance(d, int) for d in shape)
@@ -115,9 +118,11 @@ class DrawContext:
                 return v
         raise KeyError(vid)
 
-    def pick(self, pred: Callable[[ValueInfo], bool]) -> ValueInfo | None:
-        """An existing value satisfying ``pred`` (recent ones more likely), or None."""
-        cands = [v for v in self.values if pred(v)]
+    def pick(self, pred: Callable[[ValueInfo], bool], dtype: str | None = None) -> ValueInfo | None:
+        """An existing tensor of ``dtype`` (None: the graph's) satisfying ``pred`` (recent ones
+        more likely), or None. Tuple values are only read through TupleGetItem."""
+        dtype = dtype or self.dtype
+        cands = [v for v in self.values if v.parts is None and v.dtype == dtype and pred(v)]
         if not cands:
             return None
         # Bias towards recent values keeps graphs deep; older ones make DAG fan-out.

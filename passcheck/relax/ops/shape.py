@@ -1,4 +1,5 @@
-"""Data movement: reshape, permute_dims, concat, strided_slice. All exact: errors pass through."""
+"""Data movement: reshape, permute_dims, concat, strided_slice, dynamic_strided_slice. All exact:
+errors pass through."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from passcheck.relax.ops.drawing import draw_axes, draw_axis, relax_ops, spelled
 from passcheck.relax.spec import Dim
 
 
-def _exact(fn: Any) -> Any:
+def exact(fn: Any) -> Any:
     """A reference for an op that only moves elements: apply it to values and bounds alike."""
 
     def reference(args: list[Approx], attrs: dict[str, Any], u: float) -> Approx:
@@ -41,15 +42,15 @@ def _draw_reshape(ctx: DrawContext, first: ValueInfo) -> Drawn | None:
     dims: list[int] = []
     rest = total
     for _ in range(rank - 1):
-        d = ctx.draw(st.sampled_from([f for f in range(1, min(rest, 16) + 1) if rest % f == 0]))
+        d = ctx.draw(st.sampled_from([f for f in range(1, min(rest, 16) + 1) if rest % f == 0] or [0, 1, 2]))
         dims.append(d)
-        rest //= d
-    dims.append(rest)
+        rest = rest // d if d else rest
+    dims.append(rest if total else 0 if not any(d == 0 for d in dims) else ctx.small_dim(1, 4))
     order = ctx.draw(st.permutations(range(rank)))
     shape = tuple(dims[i] for i in order)
     spelled: list[int] = list(shape)
-    if ctx.draw(st.booleans()):
-        spelled[draw_axis(ctx, rank)] = -1  # let Relax infer one dim
+    if total and ctx.draw(st.booleans()):
+        spelled[draw_axis(ctx, rank)] = -1  # let Relax infer one dim (undefined for 0 elements)
     return Drawn((first.vid,), {"shape": spelled}, shape, first.lo, first.hi)
 
 
@@ -59,7 +60,7 @@ def _reshape(vals: list[np.ndarray], attrs: dict[str, Any]) -> np.ndarray:
 
 register_op(OpSpec("reshape", "relax.reshape", "injective", _draw_reshape,
                    lambda args, attrs: relax_ops().reshape(args[0], list(attrs["shape"])),
-                   _exact(_reshape), tags=frozenset({"shape"})))
+                   exact(_reshape), tags=frozenset({"shape"})))
 
 
 # -- permute_dims --------------------------------------------------------------------------------
@@ -84,7 +85,7 @@ def _permute(vals: list[np.ndarray], attrs: dict[str, Any]) -> np.ndarray:
 register_op(OpSpec(
     "permute_dims", "relax.permute_dims", "injective", _draw_permute_dims,
     lambda args, attrs: relax_ops().permute_dims(args[0], None if attrs["axes"] is None else list(attrs["axes"])),
-    _exact(_permute), symbolic=True, tags=frozenset({"shape"})))
+    exact(_permute), symbolic=True, tags=frozenset({"shape"})))
 
 
 # -- concat --------------------------------------------------------------------------------------
@@ -125,7 +126,7 @@ def _concat(vals: list[np.ndarray], attrs: dict[str, Any]) -> np.ndarray:
 
 register_op(OpSpec("concat", "relax.concat", "injective", _draw_concat,
                    lambda args, attrs: relax_ops().concat(list(args), axis=attrs["axis"]),
-                   _exact(_concat), symbolic=True, tags=frozenset({"shape"})))
+                   exact(_concat), symbolic=True, tags=frozenset({"shape"})))
 
 
 # -- strided_slice -------------------------------------------------------------------------------
@@ -180,4 +181,37 @@ register_op(OpSpec(
     "strided_slice", "relax.strided_slice", "injective", _draw_strided_slice,
     lambda args, attrs: relax_ops().strided_slice(args[0], axes=list(attrs["axes"]), begin=list(attrs["begin"]),
                                   end=list(attrs["end"]), strides=list(attrs["strides"])),
-    _exact(_strided_slice), symbolic=True, tags=frozenset({"shape"})))
+    exact(_strided_slice), symbolic=True, tags=frozenset({"shape"})))
+
+
+# -- dynamic_strided_slice: begin/end/strides are tensors, the output shape is data-dependent ----
+
+def _draw_dynamic_strided_slice(ctx: DrawContext, first: ValueInfo) -> Drawn | None:
+    from passcheck.relax.spec import const_array
+
+    if first.rank == 0 or not first.static:
+        return None
+    r = first.rank
+    # Relax types the result R.Tensor(ndim=r) with unknown dims; the graph match_casts it to the
+    # shape these (constant) operands give, so later ops see a static shape again
+    ns = [int(d) for d in first.shape]
+    begin = ctx.fresh((r,), -max(ns) - 1, max(ns) + 1, const=True, dtype="int64")
+    end = ctx.fresh((r,), -max(ns) - 1, max(ns) + 1, const=True, dtype="int64")
+    # negative strides walk backwards, as strided_slice's do
+    lo, hi = (-2, -1) if ctx.draw(st.booleans()) else (1, 2)
+    strides = ctx.fresh((r,), lo, hi, const=True, dtype="int64")
+    b, e, s = (const_array(ctx.inputs[-1 - v]) for v in (begin, end, strides))
+    shape = tuple(_slice_len(n, int(bi), int(ei), int(si)) for n, bi, ei, si in zip(ns, b, e, s))
+    return Drawn((first.vid, begin, end, strides), {}, shape, first.lo, first.hi)
+
+
+def _dynamic_strided_slice(args: list[Approx], attrs: dict[str, Any], u: float) -> Approx:
+    b, e, s = (a.v.astype(np.int64) for a in args[1:])
+    index = tuple(slice(int(bi), int(ei), int(si)) for bi, ei, si in zip(b, e, s))
+    return Approx(args[0].v[index], args[0].e[index])
+
+
+register_op(OpSpec(
+    "dynamic_strided_slice", "relax.dynamic_strided_slice", "injective", _draw_dynamic_strided_slice,
+    lambda args, attrs: relax_ops().dynamic_strided_slice(args[0], args[1], args[2], args[3]),
+    _dynamic_strided_slice, tags=frozenset({"shape", "match-cast"})))

@@ -1,0 +1,57 @@
+"""TVM 0.27 bug: ``collapse_sum_to`` / ``collapse_sum_like`` over a zero-size axis return
+uninitialized memory.
+
+Summing no terms gives 0 (``R.sum`` of a zero-size tensor legalizes to ``full(0)`` and returns
+0). collapse_sum's legalized kernel puts the reduction's ``T.init()`` inside the loop over the
+collapsed axis; with extent 0 neither the init nor the update runs, and the output keeps
+whatever the allocator left there. Found by the vocabulary tests (``arange`` of 0 elements
+collapsed to a scalar); ``passcheck FuseOps`` reports it as ``semantics_preserved``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from known_bug_check import assert_recognised
+
+from passcheck.core.engine.repro import recheck
+from passcheck.relax.spec import GraphSpec, Node, TensorDecl
+
+GRAPH = GraphSpec(
+    inputs=(TensorDecl(name="p0", shape=(0, 3), dtype="float32", const=False),),
+    nodes=(Node(op="collapse_sum_to", args=(0,), attrs=(("shape", (3,)),), shape=(3,), dtype="float32"),
+           Node(op="add", args=(0, 1), attrs=(), shape=(0, 3), dtype="float32")),
+    outputs=(1, 2),
+    tensor_inputs=True,  # zero-size NumPy inputs are refused by the VM (another kept bug)
+)
+
+
+def _kernel_text() -> str:
+    from tvm import relax
+    from tvm.relax import op as R
+
+    bb = relax.BlockBuilder()
+    x = relax.Var("x", relax.TensorType((0, 3), "float32"))
+    with bb.function("main", [x]):
+        with bb.dataflow():
+            out = bb.emit_output(R.collapse_sum_to(x, (3,)))
+        bb.emit_func_output(out)
+    return relax.transform.LegalizeOps()(bb.get()).script()
+
+
+def test_collapse_sum_of_nothing_is_still_not_zero() -> None:
+    text = _kernel_text()
+    # the only write of the output is under the loop over the empty axis
+    assert "T.grid(T.int64(3), T.int64(0))" in text and "T.init()" in text
+    assert "T.float32(0.0)" in text.split("T.init()")[1].splitlines()[1]
+
+
+def test_passcheck_reports_it() -> None:
+    assert recheck("FuseOps", "semantics_preserved", GRAPH) == 1
+
+
+def test_collapse_sum_empty_axis() -> None:
+    assert_recognised("FuseOps", "semantics_preserved", GRAPH, "test_collapse_sum_empty_axis")
+
+
+def test_numpy_says_zero() -> None:
+    assert np.array_equal(np.zeros((0, 3)).sum(axis=0), np.zeros(3))

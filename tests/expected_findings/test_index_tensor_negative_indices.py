@@ -1,0 +1,55 @@
+"""TVM 0.27 bug: ``index_tensor`` reads out of bounds on negative indices.
+
+``relax.op.index_tensor`` is documented as NumPy/PyTorch advanced indexing ("selects elements
+from ``data`` as if one had written ``data[I0, I1, ...]`` in NumPy"), where ``-1`` is the last
+element. The legalized kernel uses the index as is: ``x[[-1, 2]]`` on a (3, 4) tensor returns
+garbage (memory before the buffer) for the first row, with no error. Non-negative indices are
+right. Found by ``passcheck FuseOps`` (``semantics_preserved``: the unfused module already
+disagrees with the float64 reference, which follows the documented semantics).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from known_bug_check import assert_recognised
+
+from passcheck.core.engine.repro import recheck
+from passcheck.relax.spec import GraphSpec, Node, TensorDecl
+
+GRAPH = GraphSpec(
+    inputs=(TensorDecl(name="p0", shape=(3, 4), dtype="float32", const=False, lo=1.0, hi=2.0),
+            TensorDecl(name="c1", shape=(2,), dtype="int64", const=True, lo=-3.0, hi=-1.0, seed=1)),
+    nodes=(Node(op="index_tensor", args=(0, 1), attrs=(), shape=(2, 4), dtype="float32"),),
+    outputs=(2,),
+)
+
+
+def _run(indices: list[int]) -> np.ndarray:
+    from tvm import relax
+    from tvm.relax import op as R
+
+    from passcheck.relax.execution import run_relax
+
+    bb = relax.BlockBuilder()
+    x = relax.Var("x", relax.TensorType((3, 4), "float32"))
+    i = relax.Var("i", relax.TensorType((len(indices),), "int64"))
+    with bb.function("main", [x, i]):
+        with bb.dataflow():
+            out = bb.emit_output(R.index_tensor(x, [i]))
+        bb.emit_func_output(out)
+    data = np.arange(12, dtype="float32").reshape(3, 4) + 1
+    return run_relax(bb.get(), [data, np.array(indices, dtype="int64")])[0]
+
+
+def test_index_tensor_negative_still_wrong() -> None:
+    data = np.arange(12, dtype="float32").reshape(3, 4) + 1
+    np.testing.assert_array_equal(_run([0, 2]), data[[0, 2]])  # non-negative: right
+    assert not np.array_equal(_run([-1, 2]), data[[-1, 2]])  # the documented NumPy meaning: wrong
+
+
+def test_passcheck_reports_it() -> None:
+    assert recheck("FuseOps", "semantics_preserved", GRAPH) == 1
+
+
+def test_index_tensor_negative_indices() -> None:
+    assert_recognised("FuseOps", "semantics_preserved", GRAPH, "test_index_tensor_negative_indices")
