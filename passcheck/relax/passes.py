@@ -249,10 +249,10 @@ register_subject(RelaxPassSubject(
     aliases=("ConvertLayout", "relax.ConvertLayout", "relax.transform.ConvertLayout"),
     summary="layout conversion (Relax ConvertLayout) with Hypothesis-drawn desired layouts",
     # (conv2d's weight keeps its share of a vocabulary of over a hundred ops)
-    bias=GraphBias(op_weights=(("conv2d", 40.0), ("max_pool2d", 4.0), ("avg_pool2d", 4.0), ("relu", 4.0),
-                               ("conv2d_transpose", 3.0), ("resize2d", 3.0), ("adaptive_avg_pool2d", 3.0),
-                               ("add", 4.0), ("batch_norm", 3.0), ("softmax", 3.0), ("concat", 3.0),
-                               ("strided_slice", 3.0), ("sum", 3.0), ("mean", 3.0), ("max", 1.5)),
+    bias=GraphBias(op_weights=(("conv2d", 100.0), ("max_pool2d", 8.0), ("avg_pool2d", 8.0), ("relu", 8.0),
+                               ("conv2d_transpose", 6.0), ("resize2d", 6.0), ("adaptive_avg_pool2d", 6.0),
+                               ("add", 8.0), ("batch_norm", 6.0), ("softmax", 10.0), ("concat", 10.0),
+                               ("strided_slice", 6.0), ("sum", 10.0), ("mean", 10.0), ("max", 5.0)),
                    first_ranks=(4,), min_nodes=2, max_nodes=7, symbolic=0.0, square=0.5, float16=0.1,
                    fed_by=tuple((c, "conv2d") for c in _LAYOUT_SENSITIVE), fed=0.8,
                    extra=(("desired_layouts", _layouts),)),
@@ -270,9 +270,9 @@ register_subject(RelaxPassSubject(
     # yet weigh nothing until they are
     # (weights that keep their share of a vocabulary of over a hundred ops; log_softmax is a norm
     # pattern too, and the one among them that takes float64 and bfloat16)
-    bias=GraphBias(op_weights=(("batch_norm", 16.0), ("layer_norm", 8.0), ("group_norm", 8.0),
-                               ("instance_norm", 8.0), ("rms_norm", 8.0), ("log_softmax", 8.0),
-                               ("dropout", 4.0), ("conv2d", 4.0)),
+    bias=GraphBias(op_weights=(("batch_norm", 24.0), ("layer_norm", 16.0), ("group_norm", 16.0),
+                               ("instance_norm", 16.0), ("rms_norm", 16.0), ("log_softmax", 16.0),
+                               ("dropout", 6.0), ("conv2d", 6.0)),
                    first_ranks=(2, 3, 4), max_nodes=6, symbolic=0.1,
                    # the float dtypes norms take (an integer graph reaches a norm only after astype)
                    dtypes=("float32", "float32", "float32", "float16", "float16", "float16", "float64", "bfloat16")),
