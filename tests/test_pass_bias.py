@@ -85,7 +85,7 @@ def test_fuse_ops_draws_fusable_chains_equal_extents_shared_values_and_symbolic_
         k = len(spec.inputs)
         made = {k + i: n.op for i, n in enumerate(spec.nodes)}
         chained.append(any((ops[n.op].pattern in ("reduce", "injective") or n.op in consumers)
-                           and made.get(n.args[0]) is not None
+                           and n.args and made.get(n.args[0]) is not None
                            and ops[made[n.args[0]]].pattern in ("elemwise", "broadcast") for n in spec.nodes))
         uses = [a for n in spec.nodes for a in set(n.args)]
         shared.append(any(uses.count(v) >= 2 for v in set(uses)))
@@ -170,7 +170,7 @@ def test_folded_non_finite_constants_are_no_false_alarm() -> None:
     from passcheck.relax.reference import evaluate
 
     bias = replace(resolve("FoldConstant").bias, special_consts=1.0, symbolic=0.0,  # type: ignore[attr-defined]
-                   zero_size=0.0, tensor_inputs=0.0, other_dtypes=0.0, float16=0.0, max_nodes=4)
+                   zero_size=0.0, tensor_inputs=1.0, other_dtypes=0.0, float16=0.0, max_nodes=4)
     specs = [s for s in _draw_bias(bias, 30) if any(d.const and d.style == "special" for d in s.inputs)][:6]
     assert len(specs) >= 4
     import tvm
@@ -181,7 +181,9 @@ def test_folded_non_finite_constants_are_no_false_alarm() -> None:
         with tvm.transform.PassContext(opt_level=3):
             folded = relax.transform.FoldConstant()(build_module(spec))
         params = input_arrays(spec)
-        for got, ref in zip(run_relax(folded, params), evaluate(spec, params)):
+        # TVM tensors: an op's own zero-size operand (slice_scatter's empty update) as a NumPy
+        # array meets the kept VM bug (test_vm_zero_size_numpy_input), not what this tests
+        for got, ref in zip(run_relax(folded, params, tensors=True), evaluate(spec, params)):
             assert compare(got, ref, ref.dtype or "float32") is None
             checked += int(np.isfinite(ref.v).sum())
     assert checked > 0
