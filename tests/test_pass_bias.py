@@ -16,6 +16,7 @@ from passcheck.core.rounding import Approx, unit_roundoff
 from passcheck.core.subject import resolve
 from passcheck.relax.graphs import relax_graphs
 from passcheck.relax.ops.base import op_registry
+from passcheck.relax.reference import parts_of
 from passcheck.relax.spec import GraphSpec, const_array, input_arrays
 from passcheck.relax.tolerance import compare
 
@@ -34,7 +35,7 @@ def _draw(subject: str, n: int) -> list[GraphSpec]:
     return specs
 
 
-def _values(spec: GraphSpec) -> list[Approx]:
+def _values(spec: GraphSpec) -> list[Approx | list[Approx]]:
     """The reference value of every value of ``spec`` (inputs, then nodes)."""
     ops = op_registry()
     it = iter(input_arrays(spec))
@@ -58,16 +59,17 @@ def _share(flags: list[bool]) -> float:
 
 
 def test_fold_constant_folds_non_finite_values_divisions_by_zero_and_empty_tensors() -> None:
-    specs = _draw("FoldConstant", 120)
+    specs = _draw("FoldConstant", 400)
     non_finite, by_zero, empty = [], [], []
     n_in = [len(s.inputs) for s in specs]
     for spec, k in zip(specs, n_in):
         vals, const = _values(spec), _const_only(spec)
         folded = [i for i in range(k, spec.num_values) if const[i]]
-        non_finite.append(any(not np.isfinite(vals[i].v).all() for i in folded))
+        # (a tuple-valued node's value is its parts)
+        non_finite.append(any(not np.isfinite(p.v).all() for i in folded for p in parts_of(vals[i])))
         by_zero.append(any(spec.nodes[i - k].op == "divide" and (vals[spec.nodes[i - k].args[1]].v == 0).any()
                            for i in folded))
-        empty.append(any(vals[i].v.size == 0 for i in folded))
+        empty.append(any(p.v.size == 0 for i in folded for p in parts_of(vals[i])))
     # without the bias none of the first two happen (constants are finite, divisors away from 0)
     assert _share(non_finite) >= 0.08, _share(non_finite)
     assert sum(by_zero) >= 1, _share(by_zero)
@@ -83,7 +85,7 @@ def test_fuse_ops_draws_fusable_chains_equal_extents_shared_values_and_symbolic_
         k = len(spec.inputs)
         made = {k + i: n.op for i, n in enumerate(spec.nodes)}
         chained.append(any((ops[n.op].pattern in ("reduce", "injective") or n.op in consumers)
-                           and made.get(n.args[0]) is not None
+                           and n.args and made.get(n.args[0]) is not None
                            and ops[made[n.args[0]]].pattern in ("elemwise", "broadcast") for n in spec.nodes))
         uses = [a for n in spec.nodes for a in set(n.args)]
         shared.append(any(uses.count(v) >= 2 for v in set(uses)))
@@ -104,7 +106,7 @@ def test_alter_op_layout_puts_layout_sensitive_ops_after_conv2d_and_draws_every_
     for spec in specs:
         k = len(spec.inputs)
         made = {k + i: n.op for i, n in enumerate(spec.nodes)}
-        fed = [n for n in spec.nodes if n.op != "conv2d" and made.get(n.args[0]) == "conv2d"]
+        fed = [n for n in spec.nodes if n.op != "conv2d" and n.args and made.get(n.args[0]) == "conv2d"]
         after_conv.append(bool(fed))
         ops_seen |= {n.op for n in fed}
 
@@ -142,7 +144,7 @@ def _example_values(strategy: object, n: int) -> list[object]:
 
 
 def test_simplify_inference_draws_its_norms_in_each_float_dtype() -> None:
-    specs = _draw("SimplifyInference", 150)
+    specs = _draw("SimplifyInference", 400)
     norms = {n for n, o in op_registry().items() if o.pattern == "norm" and n != "softmax"}
     seen = {(n.op, n.dtype) for s in specs for n in s.nodes if n.op in norms}
     for op in norms:
@@ -168,7 +170,7 @@ def test_folded_non_finite_constants_are_no_false_alarm() -> None:
     from passcheck.relax.reference import evaluate
 
     bias = replace(resolve("FoldConstant").bias, special_consts=1.0, symbolic=0.0,  # type: ignore[attr-defined]
-                   zero_size=0.0, tensor_inputs=0.0, other_dtypes=0.0, float16=0.0, max_nodes=4)
+                   zero_size=0.0, tensor_inputs=1.0, other_dtypes=0.0, float16=0.0, max_nodes=4)
     specs = [s for s in _draw_bias(bias, 30) if any(d.const and d.style == "special" for d in s.inputs)][:6]
     assert len(specs) >= 4
     import tvm
@@ -179,7 +181,9 @@ def test_folded_non_finite_constants_are_no_false_alarm() -> None:
         with tvm.transform.PassContext(opt_level=3):
             folded = relax.transform.FoldConstant()(build_module(spec))
         params = input_arrays(spec)
-        for got, ref in zip(run_relax(folded, params), evaluate(spec, params)):
+        # TVM tensors: an op's own zero-size operand (slice_scatter's empty update) as a NumPy
+        # array meets the kept VM bug (test_vm_zero_size_numpy_input), not what this tests
+        for got, ref in zip(run_relax(folded, params, tensors=True), evaluate(spec, params)):
             assert compare(got, ref, ref.dtype or "float32") is None
             checked += int(np.isfinite(ref.v).sum())
     assert checked > 0
