@@ -58,7 +58,7 @@ def _share(flags: list[bool]) -> float:
 
 
 def test_fold_constant_folds_non_finite_values_divisions_by_zero_and_empty_tensors() -> None:
-    specs = _draw("FoldConstant", 120)
+    specs = _draw("FoldConstant", 400)
     non_finite, by_zero, empty = [], [], []
     n_in = [len(s.inputs) for s in specs]
     for spec, k in zip(specs, n_in):
@@ -142,7 +142,7 @@ def _example_values(strategy: object, n: int) -> list[object]:
 
 
 def test_simplify_inference_draws_its_norms_in_each_float_dtype() -> None:
-    specs = _draw("SimplifyInference", 150)
+    specs = _draw("SimplifyInference", 300)
     norms = {n for n, o in op_registry().items() if o.pattern == "norm" and n != "softmax"}
     seen = {(n.op, n.dtype) for s in specs for n in s.nodes if n.op in norms}
     for op in norms:

@@ -386,10 +386,13 @@ register_known_bug(KnownBug(
     repro="tests/expected_findings/test_convert_layout_conv2d_w_before_h.py",
     note="ConvertLayout to a conv2d data or kernel layout with W before H (NCWH, CNWH, OIWH, ...): the "
          "legalized conv reads the spatial axes by position, so padding and kernel sizes apply to the wrong "
-         "axis (wrong output shape, wrong numbers, or 'negative output shape' at build time)",
+         "axis (wrong output shape, wrong numbers, 'negative output shape' at build time, or a consumer such as "
+         "concat or a binary op refusing the swapped shape at run time)",
     subjects=("AlterOpLayout",),
     properties=("semantics_preserved",),
-    message=r"wrong numbers|Invalid conv parameters",
+    # (run-time shape checks of consumers: concat's, and binary ops' broadcast check)
+    message=r"wrong numbers|Invalid conv parameters|Concat expects the input tensors to have the same shape"
+            r"|the first input shape at dim \d+ is",
     ir=r'R\.nn\.conv2d\([^\n]*(?:data_layout="[NC]*W[NC]*H|kernel_layout="[OI]*W[OI]*H)',
 ))
 register_known_bug(KnownBug(

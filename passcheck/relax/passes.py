@@ -231,7 +231,8 @@ register_subject(RelaxPassSubject(
     summary="constant folding of constant-only subgraphs",
     # where constant folders break: NaN/Inf, division by zero, zero-size tensors, integer
     # wraparound (integer graphs, once integer ops are declared)
-    bias=GraphBias(op_weights=(("add", 2.0), ("subtract", 2.0), ("multiply", 2.0), ("divide", 3.0), ("exp", 1.5)),
+    # (weights that keep these ops' share of a vocabulary of over a hundred ops)
+    bias=GraphBias(op_weights=(("add", 8.0), ("subtract", 8.0), ("multiply", 8.0), ("divide", 12.0), ("exp", 6.0)),
                    const_bias=0.7, prefer_const=0.6, max_nodes=8, symbolic=0.1, float16=0.1,
                    special_consts=0.5, zero_size=0.15, other_dtypes=0.3),
     make_pass=lambda extras: _t().FoldConstant(),
@@ -248,10 +249,10 @@ register_subject(RelaxPassSubject(
     aliases=("ConvertLayout", "relax.ConvertLayout", "relax.transform.ConvertLayout"),
     summary="layout conversion (Relax ConvertLayout) with Hypothesis-drawn desired layouts",
     # (conv2d's weight keeps its share of a vocabulary of over a hundred ops)
-    bias=GraphBias(op_weights=(("conv2d", 16.0), ("max_pool2d", 1.5), ("avg_pool2d", 1.5), ("relu", 2.0),
-                               ("conv2d_transpose", 1.0), ("resize2d", 1.0), ("adaptive_avg_pool2d", 1.0),
-                               ("add", 2.0), ("batch_norm", 1.0), ("softmax", 1.0), ("concat", 1.0),
-                               ("strided_slice", 1.0), ("sum", 1.0), ("mean", 1.0), ("max", 0.5)),
+    bias=GraphBias(op_weights=(("conv2d", 40.0), ("max_pool2d", 4.0), ("avg_pool2d", 4.0), ("relu", 4.0),
+                               ("conv2d_transpose", 3.0), ("resize2d", 3.0), ("adaptive_avg_pool2d", 3.0),
+                               ("add", 4.0), ("batch_norm", 3.0), ("softmax", 3.0), ("concat", 3.0),
+                               ("strided_slice", 3.0), ("sum", 3.0), ("mean", 3.0), ("max", 1.5)),
                    first_ranks=(4,), min_nodes=2, max_nodes=7, symbolic=0.0, square=0.5, float16=0.1,
                    fed_by=tuple((c, "conv2d") for c in _LAYOUT_SENSITIVE), fed=0.8,
                    extra=(("desired_layouts", _layouts),)),
@@ -267,9 +268,14 @@ register_subject(RelaxPassSubject(
     summary="inference simplification (Relax DecomposeOpsForInference: batch_norm only)",
     # every norm in the vocabulary, and dropout (inference: the identity); names not declared
     # yet weigh nothing until they are
-    bias=GraphBias(op_weights=(("batch_norm", 6.0), ("layer_norm", 2.0), ("group_norm", 2.0),
-                               ("instance_norm", 2.0), ("rms_norm", 2.0), ("dropout", 2.0), ("conv2d", 2.0)),
-                   first_ranks=(2, 3, 4), max_nodes=6, symbolic=0.1, float16=0.5, other_dtypes=0.2),
+    # (weights that keep their share of a vocabulary of over a hundred ops; log_softmax is a norm
+    # pattern too, and the one among them that takes float64 and bfloat16)
+    bias=GraphBias(op_weights=(("batch_norm", 16.0), ("layer_norm", 8.0), ("group_norm", 8.0),
+                               ("instance_norm", 8.0), ("rms_norm", 8.0), ("log_softmax", 8.0),
+                               ("dropout", 4.0), ("conv2d", 4.0)),
+                   first_ranks=(2, 3, 4), max_nodes=6, symbolic=0.1,
+                   # the float dtypes norms take (an integer graph reaches a norm only after astype)
+                   dtypes=("float32", "float32", "float32", "float16", "float16", "float16", "float64", "bfloat16")),
     make_pass=lambda extras: _t().DecomposeOpsForInference(),
     stage="DecomposeOpsForInference",
 ))

@@ -14,6 +14,8 @@ data and the 12 kernel layouts with W before H are wrong.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 from known_bug_check import assert_recognised
 
@@ -67,3 +69,37 @@ def test_passcheck_reports_it() -> None:
 
 def test_registered_as_a_known_bug() -> None:
     assert_recognised("AlterOpLayout", "semantics_preserved", EXAMPLE, "test_convert_layout_conv2d_w_before_h")
+
+
+def _concat_after(layout: str) -> GraphSpec:
+    """The swapped conv output meets a consumer's run-time shape check: concat with a (1, 1, 1, 2)
+    tensor raises (dimension 2 is 2 on one side, 1 on the other) instead of giving wrong numbers."""
+    p2 = TensorDecl("p2", (1, 1, 1, 2), "float32", False, 0.0, 1.0)
+    return replace(EXAMPLE, inputs=(*EXAMPLE.inputs, p2),
+                   nodes=(*EXAMPLE.nodes, Node("concat", (3, 2), (("axis", 0),), (2, 1, 1, 2), "float32")),
+                   outputs=(4,), extra=(("desired_layouts", (("relax.nn.conv2d", (layout, "OIHW")),)),))
+
+
+def test_a_consumer_refusing_the_swapped_shape_is_the_same_bug() -> None:
+    assert recheck("AlterOpLayout", "semantics_preserved", _concat_after("NCHW")) == 0
+    assert recheck("AlterOpLayout", "semantics_preserved", _concat_after("CNHW")) == 0
+    assert recheck("AlterOpLayout", "semantics_preserved", _concat_after("CNWH")) == 1
+    assert_recognised("AlterOpLayout", "semantics_preserved", _concat_after("CNWH"),
+                      "test_convert_layout_conv2d_w_before_h")
+
+
+def _add_after(kernel: str) -> GraphSpec:
+    """A kernel layout with W before H, then a binary op: its broadcast check refuses the swapped
+    (1, 1, 2, 3) conv output against the (1, 1, 3, 1) typed one at run time."""
+    p2 = TensorDecl("p2", (1, 1, 3, 1), "float32", False)
+    x, w = TensorDecl("p0", (1, 1, 3, 1), "float32", False), TensorDecl("p1", (1, 1, 1, 2), "float32", False)
+    conv = replace(EXAMPLE.nodes[0], shape=(1, 1, 3, 1))
+    return replace(EXAMPLE, inputs=(x, w, p2), nodes=(conv, Node("add", (3, 2), (), (1, 1, 3, 1), "float32")),
+                   outputs=(4,), extra=(("desired_layouts", (("relax.nn.conv2d", ("NCHW", kernel)),)),))
+
+
+def test_a_binary_op_refusing_the_swapped_shape_is_the_same_bug() -> None:
+    assert recheck("AlterOpLayout", "semantics_preserved", _add_after("IOHW")) == 0
+    assert recheck("AlterOpLayout", "semantics_preserved", _add_after("IOWH")) == 1
+    assert_recognised("AlterOpLayout", "semantics_preserved", _add_after("IOWH"),
+                      "test_convert_layout_conv2d_w_before_h")
