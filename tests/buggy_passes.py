@@ -9,8 +9,9 @@ expects). The bugs are realistic ones, the kind a pass author could ship:
   channel 0 (last axis) -- the group gets one more elementwise op inside, so ``main`` still
   only calls fused PrimFuncs and the module stays well-formed; only the numbers are wrong.
 * ``convert_layout_wrong_perm``  the real ConvertLayout, then the ``permute_dims`` back to NCHW
-  uses ``[0, 3, 2, 1]`` instead of ``[0, 3, 1, 2]`` (H and W transposed: invisible in the types
-  of square feature maps).
+  after a converted conv2d swaps H and W (for NHWC ``[0, 3, 2, 1]`` instead of ``[0, 3, 1, 2]``;
+  likewise for every desired data layout that is an axis order): invisible in the types of square
+  feature maps.
 * ``decompose_eps_outside_sqrt``  DecomposeOpsForInference that computes batch_norm as
   ``(x - mean) / (sqrt(var) + eps) * gamma + beta``.
 * ``fold_constant_raises_on_rank_broadcast``  FoldConstant that raises on a binary op whose
@@ -167,10 +168,15 @@ def fuse_ops_drops_channel() -> tvm.transform.Pass:
 class _WrongPermutation(relax.PyExprMutator):
     def visit_call_(self, call: Any) -> Any:
         call = super().visit_call_(call)
-        if _op_name(call) == "relax.permute_dims" and call.attrs.axes is not None \
-                and [int(a) for a in call.attrs.axes] == [0, 3, 1, 2]:
-            return R.permute_dims(call.args[0], [0, 3, 2, 1])  # BUG: H and W transposed
-        return call
+        if _op_name(call) != "relax.permute_dims" or call.attrs.axes is None or len(call.attrs.axes) != 4:
+            return call
+        # the permutation ConvertLayout puts after a converted conv2d, back to NCHW (for NHWC
+        # [0, 3, 1, 2]; every desired data layout that is a pure axis order gets one)
+        producer = self.lookup_binding(call.args[0]) if isinstance(call.args[0], relax.Var) else None
+        if producer is None or _op_name(producer) != "relax.nn.conv2d":
+            return call
+        n, c, h, w = (int(a) for a in call.attrs.axes)
+        return R.permute_dims(call.args[0], [n, c, w, h])  # BUG: H and W transposed
 
 
 def convert_layout_wrong_perm(desired_layouts: Any = None) -> tvm.transform.Pass:

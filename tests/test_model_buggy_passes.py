@@ -15,7 +15,9 @@ BUGGY = Path(__file__).resolve().with_name("model_buggy_passes.py")
 
 def test_a_bug_only_mutants_reach_is_caught_with_mutate(tmp_path: Path) -> None:
     impl = f"{BUGGY}:fold_constant_drops_negation"
-    plain = passcheck.check("FoldConstant", impl=impl, examples=15, seed=4, findings_dir=str(tmp_path / "plain"))
+    # (registered TVM bugs the drawn graphs meet are ignored: the claim is that no new finding comes)
+    plain = passcheck.check("FoldConstant", impl=impl, examples=15, seed=4, findings_dir=str(tmp_path / "plain"),
+                            ignore_known=True)
     assert plain.ok  # no drawn graph has a negation: the bug is invisible
     mutated = passcheck.check("FoldConstant", impl=impl, examples=30, seed=4, mutate=1,
                               findings_dir=str(tmp_path / "mutated"), shrink_seconds=40)

@@ -81,8 +81,9 @@ def test_third_party_property_package_is_found_by_entry_point(tmp_path: Path) ->
     (dist / "entry_points.txt").write_text("[passcheck.properties]\ntoy = toy_props\n")
     env = {**os.environ, "PYTHONPATH": str(tmp_path)}
     report = tmp_path / "report.json"
+    # (this is about finding the plugin: a registered TVM bug FoldConstant's graphs meet is no failure here)
     proc = subprocess.run([sys.executable, "-m", "passcheck", "FoldConstant", "--examples", "3", "--no-progress",
-                           "--findings-dir", str(tmp_path / "f"), "--report", f"json:{report}"],
+                           "--ignore-known", "--findings-dir", str(tmp_path / "f"), "--report", f"json:{report}"],
                           capture_output=True, text=True, env=env, cwd=tmp_path)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert json.loads(report.read_text())["properties"]["toy_plugin_property"]["held"] == 3
