@@ -44,9 +44,9 @@ def test_jobs_and_batches_give_one_result_per_seed(tmp_path: Path) -> None:
 def test_a_crash_in_a_batch_is_attributed_to_its_example(tmp_path: Path) -> None:
     """The segfaulting pass kills the worker in the middle of a batch: the batch is re-run
     example by example and the crash lands on the same example as with no batches at all."""
-    one = _run(tmp_path, "FoldConstant", "fold_constant_segfaults_on_exp", 24, 0, jobs=1, batch=1,
+    one = _run(tmp_path, "FoldConstant", "fold_constant_segfaults_on_exp", 24, 4, jobs=1, batch=1,
                properties=("pass_does_not_raise",))
-    two = _run(tmp_path, "FoldConstant", "fold_constant_segfaults_on_exp", 24, 0, jobs=2, batch=8,
+    two = _run(tmp_path, "FoldConstant", "fold_constant_segfaults_on_exp", 24, 4, jobs=2, batch=8,
                properties=("pass_does_not_raise",))
     assert [(f.property, str(f.kind)) for f in two.findings] == [("pass_does_not_raise", "crash")]
     assert "exp" in two.findings[0].example.ops()
