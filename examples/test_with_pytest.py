@@ -26,10 +26,18 @@ def test_my_fold_constant(passcheck: Any) -> None:
         property_files=[str(HERE / "properties_example.py")],
         examples=25,
         seed=0,
+        # our folder calls TVM's own one, so drawn graphs may meet TVM bugs that passcheck already
+        # keeps repros of (tests/expected_findings/); only new findings should fail this job
+        ignore_known=True,
     )
 
 
 def test_tvm_simplify_inference(passcheck: Any) -> None:
-    """TVM's own pass, with only the property we care about in this job."""
-    result = passcheck.check("SimplifyInference", properties=["semantics_preserved"], examples=15)
+    """TVM's own pass, with only the property we care about in this job.
+
+    ``ignore_known=True``: a job about TVM's own pass should fail on new findings only; the drawn
+    graphs may meet TVM bugs that passcheck already keeps repros of (tests/expected_findings/).
+    """
+    result = passcheck.check("SimplifyInference", properties=["semantics_preserved"], examples=15, seed=4,
+                             ignore_known=True)
     assert result.stats["semantics_preserved"].held > 0  # the run really checked something

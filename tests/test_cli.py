@@ -33,7 +33,9 @@ def test_executable_is_the_venv_one() -> None:
 
 
 def test_real_pass_exits_0(tmp_path: Path) -> None:
-    code, report, out = run_with_report(tmp_path, "SimplifyInference", "--examples", "12", "--seed", "3")
+    # This test is about a clean run's exit code and report, so it uses a seed whose 12 drawn graphs
+    # meet no TVM bug (seeds 1, 3, 10 and 11 do, since the generator no longer steers around them).
+    code, report, out = run_with_report(tmp_path, "SimplifyInference", "--examples", "12", "--seed", "4")
     assert code == 0, out
     assert report["findings"] == []
     assert report["pass"] == "SimplifyInference"
