@@ -102,8 +102,8 @@ def relax_graphs(draw: Any, bias: GraphBias = GraphBias()) -> GraphSpec:
         dtype = draw(st.sampled_from(bias.dtypes))
     elif chance(draw, bias.other_dtypes):
         dtype = draw(st.sampled_from(OTHER_DTYPES))
-        if not any(o.accepts(dtype) for o in ops.values()):
-            dtype = "float32"  # no op declared for it yet
+        if not any(o.accepts(dtype) for n, o in ops.items() if bias.weight(n) > 0):
+            dtype = "float32"  # no op the bias draws takes it (a user's float-only op, say)
     # ops of the first input's dtype, and those declaring their dtypes (other dtypes than the
     # first input's come from astype and comparisons)
     names = [n for n, o in sorted(ops.items()) if bias.weight(n) > 0 and (o.accepts(dtype) or o.dtypes)
