@@ -2,7 +2,7 @@
 
 Every TVM bug passcheck found is kept as a repro under ``tests/`` (an expected finding: the
 test fails on purpose once TVM fixes it). Each kept repro is also declared here, by its
-family (``passcheck/relax/known_bugs.py``, ``passcheck/tir/known_bugs.py``), with how to
+family (``passcheck/relax/known_bugs/``, ``passcheck/tir/known_bugs/``), with how to
 recognise its finding: the subjects and properties it shows up under and a pattern of the
 message or of the IR. A finding that matches is reported as "known TVM bug (kept repro:
 NAME)"; it still counts, unless the run is asked to ``--ignore-known``.

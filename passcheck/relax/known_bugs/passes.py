@@ -1,0 +1,206 @@
+"""Known TVM 0.27 bugs that show up under particular passes (each kept as a repro under
+tests/expected_findings/)."""
+
+from passcheck.core.known import KnownBug, register_known_bug
+
+register_known_bug(KnownBug(
+    name="test_convert_layout_negative_axes",
+    repro="tests/expected_findings/test_convert_layout_negative_axes.py",
+    note="ConvertLayout raises 'Invalid layout' on permute_dims with negative axes (it maps axis -k to "
+         "the letter 'A' - k without normalising it)",
+    subjects=("AlterOpLayout", "sequences"),
+    properties=("pass_does_not_raise",),
+    message=r"Invalid layout",
+    ir=r"\bpermute_dims\b",
+))
+register_known_bug(KnownBug(
+    name="test_convert_layout_layer_norm_axes",
+    repro="tests/expected_findings/test_convert_layout_layer_norm_axes.py",
+    note="ConvertLayout rewrites a layer_norm over the channel axis and another to unsorted axes but keeps "
+         "gamma/beta in the old order: the kernel reads them transposed and past their end",
+    subjects=("AlterOpLayout",),
+    properties=("semantics_preserved",),
+    message=r"wrong numbers",
+    # a conv2d (whose layout change moves the channel axis) and a layer_norm over several axes, one
+    # of them the channel axis (1 or -3)
+    ir=r"(?s)(?=.*R\.nn\.conv2d)(?=.*R\.nn\.layer_norm\([^\n]*axes=\[(?=[^\]]*,)[^\]]*(?<![\d-])(?:1|-3)(?!\d))",
+))
+register_known_bug(KnownBug(
+    name="test_convert_layout_repeat_flatten",
+    repro="tests/expected_findings/test_convert_layout_repeat_flatten.py",
+    note="ConvertLayout treats repeat(axis=None), which flattens, as layout-agnostic: it flattens the NHWC "
+         "tensor instead of the NCHW one, so the elements come out in another order (TVM's own test "
+         "test_conv2d_repeat_flatten expects that output)",
+    subjects=("AlterOpLayout",),
+    properties=("semantics_preserved",),
+    message=r"wrong numbers",
+    ir=r"(?s)(?=.*R\.nn\.conv2d)(?=.*R\.repeat\([^\n]*axis=None)",
+))
+register_known_bug(KnownBug(
+    name="test_decompose_batch_norm_training_mode",
+    repro="tests/expected_findings/test_decompose_batch_norm_training_mode.py",
+    note="DecomposeOpsForInference rewrites a batch_norm in training mode (training=True, TVMScript's "
+         "default) with the moving statistics instead of the batch's, changing its values; it should leave "
+         "it alone (TVM's own decompose tests give it training-mode inputs)",
+    subjects=("SimplifyInference",),
+    properties=("semantics_preserved",),
+    message=r"wrong numbers",
+    ir=r"R\.nn\.batch_norm\([^\n]*training=True",
+))
+register_known_bug(KnownBug(
+    name="test_fold_constant_data_dependent_reshape",
+    repro="tests/expected_findings/test_fold_constant_data_dependent_reshape.py",
+    note="FoldConstant raises AssertionError (legalize_ops/manipulate.py reshape_call_te: the target shape "
+         "is not a ShapeExpr) on a reshape whose shape comes from R.tensor_to_shape of non-constant tensors, "
+         "instead of leaving it unfolded",
+    subjects=("FoldConstant",),
+    properties=("pass_does_not_raise",),
+    message=r"raised AssertionError",
+    ir=r"R\.tensor_to_shape\(",
+))
+register_known_bug(KnownBug(
+    name="test_dataflow_use_inplace_calls_scalar_constant",
+    repro="tests/expected_findings/test_dataflow_inplace_scalar_constant.py",
+    note="DataflowUseInplaceCalls raises on add(<scalar constant>, x): it picks in-place index 1 for a call "
+         "whose only tensor argument is index 0",
+    subjects=("DataflowUseInplaceCalls", "sequences"),
+    properties=("pass_does_not_raise",),
+    message=r"In-place index \d+ is out of range",
+))
+register_known_bug(KnownBug(
+    name="test_fuse_transpose_matmul_same_operand",
+    repro="tests/expected_findings/test_fuse_transpose_matmul_same_operand.py",
+    note="FuseTransposeMatmul raises IndexError on matmul(x, permute_dims(x)): its rewrite assumes two "
+         "distinct matched inputs",
+    subjects=("FuseTransposeMatmul", "sequences"),
+    properties=("pass_does_not_raise",),
+    message=r"(?:FuseTransposeMatmul raised |the pass raised )IndexError: Index out of range",
+))
+register_known_bug(KnownBug(
+    name="test_adjust_matmul_order_vector_rhs",
+    repro="tests/expected_findings/test_adjust_matmul_order_vector_rhs.py",
+    note="AdjustMatmulOrder reassociates (A @ B) @ v with B batched and v a 1-D vector into A @ (B @ v), "
+         "which does not type-check (Matmul requires the reduction length ...)",
+    subjects=("AdjustMatmulOrder", "sequences"),
+    properties=("pass_does_not_raise",),
+    message=r"(?:AdjustMatmulOrder raised |the pass raised )ValueError: Matmul requires the reduction length",
+))
+register_known_bug(KnownBug(
+    name="test_decompose_for_training_negative_axis",
+    repro="tests/expected_findings/test_decompose_for_training_batch_norm.py",
+    note="DecomposeOpsForTraining does not normalise a negative batch_norm axis and fails its own type check",
+    subjects=("DecomposeOpsForTraining", "sequences"),
+    properties=("pass_does_not_raise",),
+    message=r"(?:DecomposeOpsForTraining raised |the pass raised )ValueError: .*moving_mean to have as many "
+            r"dimensions",
+))
+register_known_bug(KnownBug(
+    name="test_decompose_for_training_ignores_inference_mode",
+    repro="tests/expected_findings/test_decompose_for_training_batch_norm.py",
+    note="DecomposeOpsForTraining decomposes an inference-mode batch_norm (training=False) with the batch's "
+         "statistics instead of the moving ones: the results change",
+    subjects=("DecomposeOpsForTraining",),
+    properties=("semantics_preserved", "mutant_agrees"),
+    message=r"wrong numbers|is wrong",
+    ir=r"R\.nn\.batch_norm\([^\n]*training=False",
+))
+register_known_bug(KnownBug(
+    name="test_decompose_for_training_ignores_inference_mode_in_sequences",
+    repro="tests/expected_findings/test_decompose_for_training_batch_norm.py",
+    note="the same, when DecomposeOpsForTraining is a step of a pass sequence",
+    subjects=("sequences",),
+    properties=("semantics_preserved", "every_step_preserves_semantics", "mutant_agrees"),
+    message=r"wrong numbers|DecomposeOpsForTraining[^\n]* broke the numbers|is wrong",
+    ir=r"(?s)(?=.*R\.nn\.batch_norm\([^\n]*training=False)(?=.*DecomposeOpsForTraining)",
+))
+register_known_bug(KnownBug(
+    name="test_vm_misaligned_numpy_inputs",
+    repro="tests/expected_findings/test_vm_misaligned_numpy_inputs.py",
+    note="code built at opt level >= 2 for -mcpu=<host> segfaults on NumPy inputs that are not 64-byte aligned: "
+         "the VM passes them without copying, the kernels use aligned AVX loads, nothing checks",
+    subjects=("pipeline",),
+    properties=("every_build_runs", "builds_agree"),
+    message=r"died \(signal SIGSEGV\)",
+    ir=r"(?s)(?=.*inputs \d+ bytes past 64-byte alignment)(?=.*opt level [23], host CPU)",
+))
+register_known_bug(KnownBug(
+    name="test_fast_math_calls_to_functions",
+    repro="tests/expected_findings/test_fast_math_calls_to_functions.py",
+    note="FastMathTransform reads call.op.name for every call and raises AttributeError on a call to a Relax "
+         "function (a GlobalVar has name_hint), e.g. after FuseOps",
+    subjects=("FastMathTransform", "sequences"),
+    properties=("pass_does_not_raise",),
+    message=r"(?:FastMathTransform raised |the pass raised )AttributeError: 'GlobalVar' object has no attribute 'name'",
+))
+register_known_bug(KnownBug(
+    name="test_convert_layout_dropout",
+    repro="tests/expected_findings/test_convert_layout_dropout.py",
+    note="ConvertLayout infers one layout for dropout's (out, mask) tuple and raises 'Expected nested to "
+         "match tuple' on every graph with a dropout",
+    subjects=("AlterOpLayout", "sequences"),
+    properties=("pass_does_not_raise",),
+    message=r"Expected nested to match tuple",
+    ir=r"R\.nn\.dropout\(",
+))
+register_known_bug(KnownBug(
+    name="test_convert_layout_squeeze_negative_axis",
+    repro="tests/expected_findings/test_convert_layout_squeeze_negative_axis.py",
+    note="ConvertLayout dies with std::bad_alloc on squeeze with a negative axis (valid Relax; axis=[1] "
+         "instead of [-3] converts fine)",
+    subjects=("AlterOpLayout", "sequences"),
+    properties=("pass_does_not_raise",),
+    message=r"bad_alloc",
+    ir=r"R\.squeeze\([^\n]*axis=\[[^\]]*-\d",
+))
+register_known_bug(KnownBug(
+    name="test_fold_constant_index_tensor",
+    repro="tests/expected_findings/test_fold_constant_index_tensor.py",
+    note="FoldConstant leaves index_tensor of constants unfolded: its legalization reads the indices "
+         "through a TupleGetItem of a tuple literal, which FoldConstant does not fold",
+    subjects=("FoldConstant",),
+    properties=("no_constant_only_calls",),
+    message=r"relax\.index_tensor on",
+))
+register_known_bug(KnownBug(
+    name="test_convert_layout_stack",
+    repro="tests/expected_findings/test_convert_layout_stack.py",
+    note="ConvertLayout raises on every stack ('Index -1 out of bounds'; with a negative axis "
+         "'basic_string::replace: __pos ...'), for any desired layout",
+    subjects=("AlterOpLayout", "sequences"),
+    properties=("pass_does_not_raise",),
+    message=r"out of bounds|basic_string::replace",
+    ir=r"R\.stack\(",
+))
+register_known_bug(KnownBug(
+    name="test_convert_layout_split_one_section",
+    repro="tests/expected_findings/test_convert_layout_split_one_section.py",
+    note="ConvertLayout raises 'Invalid Call' on split into one section (Relax types it as the tensor, "
+         "not a tuple; the rewrite assumes a tuple)",
+    subjects=("AlterOpLayout", "sequences"),
+    properties=("pass_does_not_raise",),
+    message=r"out_tuple != nullptr",
+    ir=r"R\.split\(",
+))
+register_known_bug(KnownBug(
+    name="test_fold_constant_checkpoint",
+    repro="tests/expected_findings/test_fold_constant_checkpoint.py",
+    note="FoldConstant folds the argument of grad.start_checkpoint into a constant and rebuilds the call, "
+         "which the op's builder rejects (it wants a Var)",
+    subjects=("FoldConstant", "sequences"),
+    properties=("pass_does_not_raise",),
+    message=r"(?:start|end)_checkpoint should be a Var",
+))
+register_known_bug(KnownBug(
+    name="test_convert_layout_conv2d_w_before_h",
+    repro="tests/expected_findings/test_convert_layout_conv2d_w_before_h.py",
+    note="ConvertLayout to a conv2d data or kernel layout with W before H (NCWH, CNWH, OIWH, ...): the "
+         "legalized conv reads the spatial axes by position, so padding and kernel sizes apply to the wrong "
+         "axis (wrong output shape, wrong numbers, 'negative output shape' at build time, or a consumer such as "
+         "concat, a binary op or a loss refusing the swapped shape at run time)",
+    subjects=("AlterOpLayout",),
+    properties=("semantics_preserved",),
+    # (run-time shape checks of consumers: concat's, and binary ops' broadcast check)
+    message=r"wrong numbers|Invalid conv parameters|Concat expects the input tensors to have the same shape"
+            r"|the first input shape at dim \d+ is|CrossEntropy requires the predictions and labels to have the same shape",
+    ir=r'R\.nn\.conv2d\([^\n]*(?:data_layout="[NC]*W[NC]*H|kernel_layout="[OI]*W[OI]*H)',
+))
