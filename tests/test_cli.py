@@ -33,16 +33,19 @@ def test_executable_is_the_venv_one() -> None:
 
 
 def test_real_pass_exits_0(tmp_path: Path) -> None:
-    # This test is about a clean run's exit code and report, so it uses a seed whose 12 drawn graphs
-    # meet no TVM bug (seeds 1, 3, 10 and 11 do, since the generator no longer steers around them).
-    code, report, out = run_with_report(tmp_path, "SimplifyInference", "--examples", "12", "--seed", "4")
+    # The generator no longer steers around TVM bugs, so a real pass's run may meet kept ones (which
+    # seed does moves with every bias change): with --ignore-known such a run exits 0, and every
+    # finding it reports is marked with its kept repro.
+    code, report, out = run_with_report(tmp_path, "SimplifyInference", "--examples", "12", "--seed", "4",
+                                        "--ignore-known")
     assert code == 0, out
-    assert report["findings"] == []
+    known = {f["property"] for f in report["findings"] if f["known_bug"]}
+    assert all(f["known_bug"] for f in report["findings"]), report["findings"]
     assert report["pass"] == "SimplifyInference"
     assert report["examples"] == 12
     for name, counts in report["properties"].items():
-        assert counts["violated"] == 0, name
-        assert counts["held"] + counts["discarded"] == 12, (name, counts)
+        assert counts["violated"] == 0 or name in known, name
+        assert counts["held"] + counts["discarded"] + counts["violated"] == 12, (name, counts)
     assert report["properties"]["semantics_preserved"]["held"] > 0
     assert "semantics_preserved" in out  # the closing table
 
@@ -182,7 +185,7 @@ def test_user_property_alone_and_catching_a_bug(tmp_path: Path) -> None:
     code, report, out = run_with_report(tmp_path, "FoldConstant", "--properties",
                                         str(EXAMPLES / "properties_example.py"), "--property",
                                         "fold_never_adds_bindings", "--impl", f"{impl}:make",
-                                        "--examples", "5", "--shrink-time", "5")
+                                        "--examples", "5", "--seed", "0", "--shrink-time", "5")
     assert code == 1, out
     assert list(report["properties"]) == ["fold_never_adds_bindings"]
     assert [(f["property"], f["kind"]) for f in report["findings"]] == [("fold_never_adds_bindings", "violation")]
