@@ -19,27 +19,21 @@ from passcheck.relax.ops.base import (
     interval_mul,
     register_op,
 )
-from passcheck.relax.ops.numeric import FLOATS, INTS, divisor, int_interval, int_result, is_int
+from passcheck.relax.ops.numeric import (
+    FLOATS,
+    INTS,
+    broadcast_like,
+    divisor,
+    int_interval,
+    int_result,
+    is_int,
+)
 
 
 def _R() -> Any:
     from tvm.relax import op as R
 
     return R
-
-
-def _other_shape(ctx: DrawContext, shape: tuple) -> tuple:
-    """A shape that broadcasts against ``shape``: same, trailing suffix, or with 1s."""
-    kind = ctx.draw(st.sampled_from(("same", "suffix", "ones", "scalar")))
-    if kind == "same" or not shape:
-        return tuple(shape)
-    if kind == "scalar":
-        return ()
-    if kind == "suffix":
-        k = ctx.draw(st.integers(1, len(shape)))
-        return tuple(shape[len(shape) - k:])
-    mask = ctx.draw(st.lists(st.booleans(), min_size=len(shape), max_size=len(shape)))
-    return tuple(1 if m else d for m, d in zip(mask, shape))
 
 
 def _second_operand(ctx: DrawContext, first: ValueInfo, lo: float, hi: float, *,
@@ -52,7 +46,7 @@ def _second_operand(ctx: DrawContext, first: ValueInfo, lo: float, hi: float, *,
                          and ctx.fits(broadcast_shapes(first.shape, v.shape) or ()))
         if other is not None:
             return other.vid
-    shape = _other_shape(ctx, first.shape)
+    shape = broadcast_like(ctx, first.shape)
     return ctx.fresh(shape, lo, hi, dtype=first.dtype)
 
 
@@ -68,7 +62,7 @@ def _binary(name: str, npfn: Any, interval: Any, err: Any, int_fn: Any, *, denom
             # with a large dynamic range, but never produces Inf from the data alone.
             sign = ctx.draw(st.sampled_from((1.0, -1.0)))
             lo, hi = (0.5, 2.0) if sign > 0 else (-2.0, -0.5)
-            b = ctx.fresh(_other_shape(ctx, first.shape), lo, hi, style="uniform", dtype=first.dtype)
+            b = ctx.fresh(broadcast_like(ctx, first.shape), lo, hi, style="uniform", dtype=first.dtype)
         else:
             b = _second_operand(ctx, first, -1.0, 1.0)
         if b is None:
