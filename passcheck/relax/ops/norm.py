@@ -114,15 +114,23 @@ register_op(OpSpec("batch_norm", "relax.nn.batch_norm", "norm", _draw_batch_norm
 
 # -- layer_norm ----------------------------------------------------------------------------------
 
-def _draw_layer_norm(ctx: DrawContext, first: ValueInfo) -> Drawn | None:
+def draw_trailing_norm(ctx: DrawContext, first: ValueInfo) -> tuple[int, tuple[int, ...], int, float] | None:
+    """The 1 to 3 trailing axes a layer/rms norm normalises (static), as (k, their shape, their
+    element count, epsilon), or None when ``first`` has none to give."""
     if first.rank == 0:
         return None
     k = ctx.draw(st.integers(1, min(first.rank, 3)))
     norm_shape = first.shape[first.rank - k:]
     if not all(isinstance(d, int) for d in norm_shape):
         return None
-    n = math.prod(norm_shape)
-    eps = ctx.draw(st.sampled_from(EPSILONS))
+    return k, tuple(norm_shape), math.prod(norm_shape), ctx.draw(st.sampled_from(EPSILONS))
+
+
+def _draw_layer_norm(ctx: DrawContext, first: ValueInfo) -> Drawn | None:
+    drawn = draw_trailing_norm(ctx, first)
+    if drawn is None:
+        return None
+    k, norm_shape, n, eps = drawn
     # |x_i - mean| <= sqrt(n - 1) std, and <= the data's range
     z_max = min(math.sqrt(max(n - 1, 0)), (first.hi - first.lo) / math.sqrt(eps))
     g_lo, g_hi = ctx.draw(st.sampled_from(((-2.0, 2.0), (0.5, 1.5))))
@@ -137,7 +145,7 @@ def _build_layer_norm(args: list[Any], attrs: dict[str, Any]) -> Any:
     return relax_ops().nn.layer_norm(*args, axes=list(attrs["axes"]), epsilon=attrs["epsilon"])
 
 
-def _along(a: Approx, axes: tuple[int, ...], ndim: int) -> Approx:
+def along(a: Approx, axes: tuple[int, ...], ndim: int) -> Approx:
     """gamma or beta (shaped like x's ``axes``) broadcastable against x: Relax indexes them by
     the normalised axes wherever those are, not only when they are the trailing ones."""
     shape = [1] * ndim
@@ -149,7 +157,7 @@ def _along(a: Approx, axes: tuple[int, ...], ndim: int) -> Approx:
 def _reference_layer_norm(args: list[Approx], attrs: dict[str, Any], u: float) -> Approx:
     x, g, b = args
     axes = normalize_axes(attrs["axes"], x.v.ndim)
-    g, b = _along(g, axes, x.v.ndim), _along(b, axes, x.v.ndim)
+    g, b = along(g, axes, x.v.ndim), along(b, axes, x.v.ndim)
     eps = float(attrs["epsilon"])
     n = math.prod(x.v.shape[a] for a in axes)
     ua = internal_u(u)  # statistics and normalisation run in float32

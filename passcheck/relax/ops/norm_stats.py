@@ -24,7 +24,7 @@ from passcheck.core.rounding import Approx
 from passcheck.relax.ops.base import DrawContext, Drawn, OpSpec, ValueInfo, interval_mul, register_op
 from passcheck.relax.ops.bounds import gamma, internal_u, underflow
 from passcheck.relax.ops.drawing import draw_axes, nonempty, relax_ops, spelled_axis
-from passcheck.relax.ops.norm import EPSILONS
+from passcheck.relax.ops.norm import EPSILONS, along, draw_trailing_norm
 
 
 def _rep(x: float, u: float) -> float:
@@ -128,14 +128,10 @@ register_op(OpSpec("instance_norm", "relax.nn.instance_norm", "norm",
 # -- rms_norm ------------------------------------------------------------------------------------
 
 def _draw_rms_norm(ctx: DrawContext, first: ValueInfo) -> Drawn | None:
-    if first.rank == 0:
+    drawn = draw_trailing_norm(ctx, first)
+    if drawn is None:
         return None
-    k = ctx.draw(st.integers(1, min(first.rank, 3)))
-    norm_shape = first.shape[first.rank - k:]
-    if not all(isinstance(d, int) for d in norm_shape):
-        return None
-    n = math.prod(norm_shape)
-    eps = ctx.draw(st.sampled_from(EPSILONS))
+    k, norm_shape, n, eps = drawn
     z_max = min(math.sqrt(n), first.bound / math.sqrt(eps))  # |x_i| <= sqrt(n) rms
     g_lo, g_hi = ctx.draw(st.sampled_from(((-2.0, 2.0), (0.5, 1.5))))
     lo, hi = interval_mul((-z_max, z_max), (g_lo, g_hi))
@@ -148,10 +144,7 @@ def _reference_rms_norm(args: list[Approx], attrs: dict[str, Any], u: float) -> 
     x, g = args
     nd = x.v.ndim
     axes = tuple(sorted(a % nd for a in attrs["axes"]))
-    shape = [1] * nd
-    for i, ax in enumerate(axes):
-        shape[ax] = g.v.shape[i]
-    g = Approx(g.v.reshape(shape), g.e.reshape(shape))
+    g = along(g, axes, nd)
     eps = float(attrs["epsilon"])
     n = math.prod(x.v.shape[a] for a in axes)
     ua = internal_u(u)
