@@ -31,7 +31,7 @@ RANKED_OPS = {"conv2d": 4, "max_pool2d": 4, "avg_pool2d": 4, "conv2d_transpose":
               **{f"{op}{nd}d{t}": nd + 2 for nd in (1, 3)
                  for op, t in (("conv", ""), ("conv", "_transpose"), ("max_pool", ""), ("avg_pool", ""),
                                ("adaptive_avg_pool", ""))},
-              "resize3d": 5, "nn.pixel_shuffle": 4}
+              "resize3d": 5, "nn.pixel_shuffle": 4, "group_norm": 4}
 DTYPES = ("float32", "float16", "bfloat16", "float64", "int8", "int16", "int32", "int64", "uint8", "bool")
 
 
