@@ -203,11 +203,12 @@ _layouts = st.tuples(st.sampled_from(DATA_LAYOUTS), st.sampled_from(KERNEL_LAYOU
     lambda dk: (("relax.nn.conv2d", dk),)
 )
 
+# (weights that keep fusion's usual ops a share of a vocabulary of over a hundred ops)
 _FUSE_WEIGHTS = (
-    ("add", 2.0), ("multiply", 2.0), ("subtract", 1.0), ("divide", 1.0), ("relu", 2.0), ("sigmoid", 1.0),
-    ("tanh", 1.0), ("exp", 1.0), ("sum", 1.5), ("mean", 1.0), ("max", 1.0), ("min", 1.0), ("prod", 0.5),
-    ("variance", 0.5), ("std", 0.5), ("argmax", 0.5), ("argmin", 0.5), ("softmax", 1.0), ("matmul", 1.0),
-    ("conv2d", 1.0), ("reshape", 1.0), ("permute_dims", 1.0), ("strided_slice", 1.0), ("concat", 1.0),
+    ("add", 8.0), ("multiply", 8.0), ("subtract", 4.0), ("divide", 4.0), ("relu", 8.0), ("sigmoid", 4.0),
+    ("tanh", 4.0), ("exp", 4.0), ("sum", 6.0), ("mean", 4.0), ("max", 4.0), ("min", 4.0), ("prod", 2.0),
+    ("variance", 2.0), ("std", 2.0), ("argmax", 2.0), ("argmin", 2.0), ("softmax", 4.0), ("matmul", 4.0),
+    ("conv2d", 4.0), ("reshape", 4.0), ("permute_dims", 4.0), ("strided_slice", 4.0), ("concat", 4.0),
 )
 # reductions and injective ops fed by elementwise producers (fusion's common groups)
 _FUSE_FED = tuple((c, p) for c in ("reduce", "injective", "mean", "variance", "std", "softmax")
@@ -217,8 +218,9 @@ register_subject(RelaxPassSubject(
     name="FuseOps",
     aliases=("relax.FuseOps", "FuseTIR", "relax.transform.FuseOps"),
     summary="operator fusion: LegalizeOps, AnnotateTIROpPattern, then FuseOps + FuseTIR",
-    bias=GraphBias(op_weights=_FUSE_WEIGHTS, max_nodes=8, symbolic=0.35, float16=0.1, fed_by=_FUSE_FED, fed=0.8,
-                   reuse=0.3, equal_extents=0.3),
+    # (at least three nodes: a one-op graph has nothing to fuse)
+    bias=GraphBias(op_weights=_FUSE_WEIGHTS, min_nodes=3, max_nodes=8, symbolic=0.4, float16=0.1, fed_by=_FUSE_FED,
+                   fed=1.0, reuse=0.3, equal_extents=0.4),
     prerequisites=("LegalizeOps", "AnnotateTIROpPattern"),
     make_pass=lambda extras: _t().FuseOps(),
     follow_ups=("FuseTIR",),
@@ -244,6 +246,8 @@ _LAYOUT_SENSITIVE = ("max_pool2d", "avg_pool2d", "sum", "mean", "max", "min", "p
                      "argmin", "softmax", "concat", "strided_slice", "batch_norm", "layer_norm", "permute_dims",
                      "reshape", "conv2d_transpose", "resize2d", "adaptive_avg_pool2d", "group_norm", "instance_norm",
                      "log_softmax", "prelu")
+# every op right after a conv2d meets its converted layout, not only the layout-sensitive ones
+_CONVERTED_PATTERNS = ("elemwise", "broadcast", "injective", "reduce", "norm")
 register_subject(RelaxPassSubject(
     name="AlterOpLayout",
     aliases=("ConvertLayout", "relax.ConvertLayout", "relax.transform.ConvertLayout"),
@@ -253,8 +257,8 @@ register_subject(RelaxPassSubject(
                                ("conv2d_transpose", 6.0), ("resize2d", 6.0), ("adaptive_avg_pool2d", 6.0),
                                ("add", 8.0), ("batch_norm", 6.0), ("softmax", 10.0), ("concat", 10.0),
                                ("strided_slice", 6.0), ("sum", 10.0), ("mean", 10.0), ("max", 5.0)),
-                   first_ranks=(4,), min_nodes=2, max_nodes=7, symbolic=0.0, square=0.5, float16=0.1,
-                   fed_by=tuple((c, "conv2d") for c in _LAYOUT_SENSITIVE), fed=0.8,
+                   first_ranks=(4,), min_nodes=3, max_nodes=7, symbolic=0.0, square=0.5, float16=0.1,
+                   fed_by=tuple((c, "conv2d") for c in _LAYOUT_SENSITIVE + _CONVERTED_PATTERNS), fed=0.8,
                    extra=(("desired_layouts", _layouts),)),
     make_pass=lambda extras: _t().ConvertLayout(_desired_layouts(extras)),
     stage="ConvertLayout",

@@ -26,6 +26,7 @@ from hypothesis import HealthCheck, Phase, Verbosity, given, seed, settings
 from hypothesis.errors import HypothesisException
 
 from passcheck.core import timing
+from passcheck.core.draws import seed_only
 from passcheck.core.engine.plan import Plan
 from passcheck.core.engine.results import PropertyStats
 from passcheck.core.known import recognise_example
@@ -254,7 +255,8 @@ def _draw_round(strategy: Any, round_: tuple[int, int], pipe: Pipeline, round_no
             raise _Enough()
 
     try:
-        draw()
+        with seed_only():
+            draw()
     except (_Enough, HypothesisException):
         pass
     except BaseException as e:  # noqa: BLE001 - Hypothesis may wrap our stop signal

@@ -12,6 +12,7 @@ from typing import Any
 
 from hypothesis import Phase, given, seed
 
+from passcheck.core.draws import seed_only
 from passcheck.core.engine.explore import Evaluate, Progress, Record, Slot, hypothesis_settings
 from passcheck.core.engine.plan import Plan
 from passcheck.core.outcome import ExampleResult, Outcome, Verdict
@@ -100,7 +101,8 @@ def _hunt(plan: Plan, evaluate: Evaluate, record: Record, targets: dict[Slot, Ki
             raise TargetFailed()
 
     try:
-        hunt()
+        with seed_only():
+            hunt()
     except BaseException as e:  # noqa: BLE001 - Hypothesis re-raises our per-property errors
         if isinstance(e, KeyboardInterrupt):
             raise

@@ -1,0 +1,19 @@
+"""Seeded draws in tests repeat whatever ran before them.
+
+Several tests draw with their own ``@given`` and ``@seed`` and assert on what came out (shares
+of an op, a crash at a given example). Hypothesis mixes constants from every local module
+loaded so far into its draws, so without this the same test drew other examples in the full run
+than alone (see ``passcheck.core.draws``); passcheck's own runs pin that pool the same way.
+"""
+
+from collections.abc import Iterator
+
+import pytest
+
+from passcheck.core.draws import seed_only
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _seed_only_draws() -> Iterator[None]:
+    with seed_only():
+        yield
