@@ -168,11 +168,13 @@ def test_same_seed_same_counts(tmp_path: Path) -> None:
     assert counts["violated"] > 0 and counts["held"] > 0, counts
 
 
-@pytest.mark.xfail(reason="issue 9, open: a clean run of a real pass can meet a kept TVM bug the registry does not recognise there ('split_indices must be sorted' through a prerequisite pass); fix the recognition, then drop this mark", strict=False)
 def test_user_property_file_runs_and_is_reported(tmp_path: Path) -> None:
     code, report, out = run_with_report(tmp_path, "FoldConstant", "--properties",
-                                        str(EXAMPLES / "properties_example.py"), "--examples", "15")
+                                        str(EXAMPLES / "properties_example.py"), "--examples", "15",
+                                        "--ignore-known")
+    # (the drawn graphs may meet TVM bugs passcheck keeps repros of: only new findings fail)
     assert code == 0, out
+    assert all(f["known_bug"] for f in report["findings"]), report["findings"]
     counts = report["properties"]["fold_never_adds_bindings"]
     assert counts == {"held": 15, "violated": 0, "discarded": 0, "unknown": 0, "violation_kinds": [], "drift": 0,
                       "drift_kinds": []}
@@ -220,16 +222,15 @@ def make():
 '''
 
 
-@pytest.mark.xfail(reason="issue 9, open: a clean run of a real pass can meet a kept TVM bug the registry does not recognise there ('split_indices must be sorted' through a prerequisite pass); fix the recognition, then drop this mark", strict=False)
 def test_pass_authors_impl_holds(tmp_path: Path) -> None:
     code, report, out = run_with_report(tmp_path, "FoldConstant", "--impl",
                                         str(EXAMPLES / "my_fold_constant.py") + ":my_fold_constant",
-                                        "--examples", "25")
+                                        "--examples", "25", "--ignore-known")
+    # (the impl calls TVM's FoldConstant: kept TVM bugs may show, recognised; nothing new)
     assert code == 0, out
-    assert report["findings"] == []
+    assert all(f["known_bug"] for f in report["findings"]), report["findings"]
 
 
-@pytest.mark.xfail(reason="issue 9, open: a clean run of a real pass can meet a kept TVM bug the registry does not recognise there ('split_indices must be sorted' through a prerequisite pass); fix the recognition, then drop this mark", strict=False)
 def test_example_pytest_file_passes(tmp_path: Path) -> None:
     proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                            str(EXAMPLES / "test_with_pytest.py")], cwd=tmp_path, capture_output=True,

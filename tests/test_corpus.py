@@ -90,7 +90,6 @@ def test_tir_pass_on_given_primfuncs(tmp_path: Path) -> None:
     assert oob.stats["bounds_safe_z3"].violated == 2
 
 
-@pytest.mark.xfail(reason='issue 9, open: a finding replayed from its repro folder comes back as another GraphSpec (repro writing/reading of the new tuple/dtype nodes); to fix', strict=False)
 def test_saved_finding_runs_as_found(tmp_path: Path) -> None:
     first = passcheck.check("FoldConstant", impl=f"{BUGGY}:fold_constant_swapped", examples=60,
                             findings_dir=str(tmp_path), shrink_seconds=20)

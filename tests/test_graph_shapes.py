@@ -91,3 +91,19 @@ def test_zero_size_graphs_are_executed_through_tensor_copies() -> None:
             assert "expected to be compact array" in str(e)
             refused += 1
     assert ran >= 4 and empty_outputs >= 2 and refused >= 2
+
+
+def test_inputs_stay_inside_their_declared_interval_after_rounding_to_their_dtype() -> None:
+    """0.01 rounds below 0.01 in float32, float16 and bfloat16; an op that declares its output
+    interval from its input's (log, rsqrt) relies on the values staying inside."""
+    import numpy as np
+
+    from passcheck.relax.spec import TensorDecl, tensor_values
+
+    for dtype in ("float32", "float16", "bfloat16", "float64"):
+        for lo, hi in ((0.01, 100.0), (-100.0, -0.01), (-0.1, 0.1)):
+            for style in ("uniform", "narrow", "wide"):
+                d = TensorDecl("p", (4096,), dtype, False, lo, hi, style)
+                for seed in range(3):
+                    v = tensor_values(d, (4096,), np.random.default_rng(seed)).astype(np.float64)
+                    assert ((v >= lo) & (v <= hi)).all(), (dtype, lo, hi, style, v.min(), v.max())

@@ -8,8 +8,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[1]
 PLANTED = f"{ROOT}/examples/planted_bug.py:swap_subtract"
 
@@ -19,7 +17,6 @@ def pytest_run(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, timeout=900)
 
 
-@pytest.mark.xfail(reason='issue 9, open: failed on main after the Relax breadth merges (wider graphs); not yet triaged', strict=False)
 def test_each_property_is_an_item_and_a_failure_shows_minimal_tvmscript(tmp_path: Path) -> None:
     (tmp_path / "conftest.py").write_text(
         "from hypothesis import settings\nsettings.register_profile('tiny', max_examples=20)\n")

@@ -147,7 +147,30 @@ def tensor_values(decl: TensorDecl, shape: tuple[int, ...], rng: np.random.Gener
             # for); in turn from a random start, so that a tensor of four or more elements has each
             specials = np.array([np.nan, np.inf, -np.inf, 0.0])
             v[idx] = specials[(rng.integers(0, 4) + np.arange(k)) % 4]
-    return v.reshape(shape).astype(np_dtype(decl.dtype))
+    return _inside(v.reshape(shape), v.reshape(shape).astype(np_dtype(decl.dtype)), lo, hi)
+
+
+def _inside(exact: np.ndarray, a: np.ndarray, lo: float, hi: float) -> np.ndarray:
+    """Rounding to the dtype can carry a value of [lo, hi] just outside it (0.01 in float32 is
+    0.0099999998, and log's declared interval starts at log(0.01)): step those one unit in the
+    last place back in, so the interval an input declares holds for its values exactly. Values
+    drawn outside on purpose (the special style's NaN and Inf) stay."""
+    f = a.astype(np.float64)
+    with np.errstate(invalid="ignore"):
+        below = (exact >= lo) & (exact <= hi) & (f < lo)
+        above = (exact >= lo) & (exact <= hi) & (f > hi)
+    if not (below.any() or above.any()):
+        return a
+    bits = a.view(np.dtype(f"u{a.dtype.itemsize}")).copy()
+    neg = np.signbit(f)
+    # one step toward +inf: the magnitude grows for a positive value, shrinks for a negative one
+    bits[below & ~neg] += 1
+    bits[below & neg & (f != 0)] -= 1
+    bits[below & neg & (f == 0)] = 1  # -0 -> the smallest positive
+    bits[above & neg] += 1
+    bits[above & ~neg & (f != 0)] -= 1
+    bits[above & ~neg & (f == 0)] = bits.dtype.type(1) << (8 * a.dtype.itemsize - 1) | 1
+    return bits.view(a.dtype)
 
 
 def _distinct_values(decl: TensorDecl, shape: tuple[int, ...], rng: np.random.Generator) -> np.ndarray:

@@ -170,7 +170,7 @@ def _sigmoid(x: np.ndarray) -> np.ndarray:
 
 
 _unary("relu", lambda x: np.maximum(x, 0), lambda lo, hi: (max(lo, 0.0), max(hi, 0.0)),
-       lambda x: np.ones_like(x), dtypes=FLOATS | INTS)
+       lambda x: np.ones_like(x), dtypes=FLOATS | INTS, max_in=math.inf)  # exact at any magnitude
 _unary("sigmoid", _sigmoid, lambda lo, hi: (0.0, 1.0),
        lambda x: _sigmoid(x) * (1 - _sigmoid(x)) + 1e-300, ulps=8.0, floor=1.0, peak_at_zero=True)
 _unary("tanh", np.tanh, lambda lo, hi: (-1.0, 1.0), lambda x: 1 - np.tanh(x) ** 2, ulps=8.0, floor=1.0, peak_at_zero=True)
