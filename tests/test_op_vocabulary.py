@@ -146,9 +146,19 @@ def _checked(outcomes: list[Outcome], op: str) -> int:
     return sum(op in o.spec.ops() and o.stage == "ran" for o in outcomes)
 
 
+# ops TVM 0.27 cannot run at all: their legalization raises on every use (kept repro named)
+UNRUNNABLE = {"nn.pixel_shuffle": "test_pixel_shuffle_legalize"}
+
+
 @pytest.mark.parametrize("op", drawable())
 def test_op_matches_reference(op: str) -> None:
     outcomes = campaign(biased_towards(op), 16)
+    if op in UNRUNNABLE:
+        # every graph with the op stops at its kept bug; a TVM that fixes it fails here, and the
+        # op is then checked against its reference like the others
+        stops = {known_tvm_bug(o) for o in outcomes if op in o.spec.ops()}
+        assert UNRUNNABLE[op] in stops and None not in stops, stops
+        return
     if _checked(outcomes, op) < 3 or sum(op in o.spec.ops() for o in outcomes) < len(outcomes) // 4:
         # kept TVM bugs excused most graphs, or Hypothesis's first small graphs missed the op: draw more
         outcomes = campaign(biased_towards(op), 64)
@@ -249,18 +259,29 @@ def test_default_graphs_are_valid_and_match(default_outcomes: list[Outcome]) -> 
     n = len(default_outcomes)
     ran = sum(o.stage in ("ran", "known-bug") for o in default_outcomes)
     assert n >= 300
-    assert n >= 300
     assert ran / n >= 0.99, "\n".join(failures(default_outcomes)[:5])
     mismatches = [m for o in default_outcomes for m in o.mismatches]
     assert not mismatches, "\n".join(mismatches[:5])
     assert any(o.dtype == "float16" for o in default_outcomes)
-    # 300 graphs of ~4 nodes cannot draw every op of a vocabulary this size (Hypothesis also
-    # prefers the first names): nine in ten of them, and every op in its own test above
-    missing = set(drawable()) - {op for o in default_outcomes for op in o.spec.ops()}
-    # (ops that need an N, C, *spatial value seldom meet one in default graphs: not counted; with
-    # over a hundred ops ~11 node draws fall to each, so one in seven may be missed here)
+
+
+def test_default_bias_draws_nine_in_ten_ops() -> None:
+    """Over 1,000 default draws (drawn only: the 300 above run) nine in ten of the ops come up,
+    and every op in its own test above; 300 graphs of ~4 nodes leave a fifth of a vocabulary
+    this size undrawn (Hypothesis repeats and mutates earlier draws)."""
+    specs: list[GraphSpec] = []
+
+    @settings(max_examples=1000, deadline=None, database=None, derandomize=True, phases=[Phase.generate],
+              suppress_health_check=list(HealthCheck))
+    @given(relax_graphs(GraphBias(float16=0.2)))
+    def run(spec: GraphSpec) -> None:
+        specs.append(spec)
+
+    run()
+    missing = set(drawable()) - {op for s in specs for op in s.ops()}
+    # (ops that need an N, C, *spatial value seldom meet one in default graphs: not counted)
     unranked = set(drawable()) - set(RANKED_OPS)
-    assert len(missing & unranked) <= 0.15 * len(unranked), f"never drawn: {missing}"
+    assert len(missing & unranked) <= 0.1 * len(unranked), f"never drawn: {sorted(missing & unranked)}"
 
 
 def _float32_checked(outcomes: list[Outcome]) -> list[tuple[np.ndarray, Approx]]:
