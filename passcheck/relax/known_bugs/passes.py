@@ -196,11 +196,22 @@ register_known_bug(KnownBug(
     note="ConvertLayout to a conv2d data or kernel layout with W before H (NCWH, CNWH, OIWH, ...): the "
          "legalized conv reads the spatial axes by position, so padding and kernel sizes apply to the wrong "
          "axis (wrong output shape, wrong numbers, 'negative output shape' at build time, or a consumer such as "
-         "concat, a binary op or a loss refusing the swapped shape at run time)",
+         "concat, a binary op, broadcast_to or a loss refusing the swapped shape at run time)",
     subjects=("AlterOpLayout",),
     properties=("semantics_preserved",),
     # (run-time shape checks of consumers: concat's, and binary ops' broadcast check)
     message=r"wrong numbers|Invalid conv parameters|Concat expects the input tensors to have the same shape"
-            r"|the first input shape at dim \d+ is|CrossEntropy requires the predictions and labels to have the same shape",
+            r"|the first input shape at dim \d+ is|CrossEntropy requires the predictions and labels to have the same shape"
+            r"|broadcast_to expects the input tensor shape is broadcastable to the target shape",
     ir=r'R\.nn\.conv2d\([^\n]*(?:data_layout="[NC]*W[NC]*H|kernel_layout="[OI]*W[OI]*H)',
+))
+register_known_bug(KnownBug(
+    name="test_convert_layout_packed_conv2d_layouts",
+    repro="tests/expected_findings/test_convert_layout_packed_conv2d_layouts.py",
+    note="ConvertLayout rewrites conv2d to a packed data or kernel layout (NCHW4c, OIHW4o, ...) that LegalizeOps "
+         "has no rule for: the call is left as it is and building the converted module fails in VM codegen",
+    subjects=("AlterOpLayout",),
+    properties=("semantics_preserved",),
+    message=r"CodeGenVM cannot emit this Relax operator directly|R\.nn\.conv2d\(",
+    ir=r'R\.nn\.conv2d\([^\n]*(?:data_layout="\w*\d+c"|kernel_layout="\w*\d+[oi]")',
 ))
