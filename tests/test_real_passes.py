@@ -26,16 +26,7 @@ def _assert_clean(result: RunResult) -> None:
         assert st.held > 0, f"{name} held on no example ({st})"
 
 
-# Issue 9, open: untriaged findings at seed 7 (FoldConstant: NaN where the float64 reference is 0, a
-# NaN constant meeting a weight where no input reaches; AlterOpLayout: the converted module's
-# broadcast_to gets a target shape its input does not broadcast to) -- each to keep as a TVM bug
-# or fix.
-UNTRIAGED = {"FoldConstant", "AlterOpLayout"}
-
-
-@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(
-    reason="issue 9, open: untriaged findings (see UNTRIAGED)", strict=False)) if n in UNTRIAGED else n
-    for n in PASSES])
+@pytest.mark.parametrize("name", PASSES)
 def test_no_findings_on_real_pass(name: str, tmp_path) -> None:  # noqa: ANN001
     result = passcheck.check(name, examples=40, seed=7, findings_dir=str(tmp_path), ignore_known=True)
     assert result.examples == 40
