@@ -36,3 +36,22 @@ def test_a_new_failure_first_is_the_only_one_kept() -> None:
     record.add("b", _result(Verdict.RAISED, "kept bug"), (0, 1))
     assert list(record.first_fail) == [Slot("p")]
     assert record.known == {Slot("p"): None}
+
+
+def test_each_kind_of_violation_is_recognised_from_its_first_example() -> None:
+    """Only the first failure of a property is shrunk and reported as a finding; the report's
+    other kinds of violation carry the known bug they match, told from their first example's IR
+    (input script) and not from the message alone."""
+
+    def by_ir(prop: str, example: Any, outcome: Outcome, res: ExampleResult) -> str | None:
+        return "test_ir_bug" if "packed_layout" in res.input_script else None
+
+    record = Record(("p",), by_ir)
+    record.add("a", _result(Verdict.RAISED, "some error"), (0, 0))
+    res = _result(Verdict.VIOLATION, "cannot emit")
+    res.input_script = "conv2d(..., packed_layout)"
+    record.add("b", res, (0, 1))
+    record.add("c", _result(Verdict.VIOLATION, "wrong numbers 1.5"), (0, 2))
+    kinds = record.stats["p"].kinds
+    assert len(kinds) == 3
+    assert record.stats["p"].known == {k: "test_ir_bug" for k in kinds if "emit" in k}

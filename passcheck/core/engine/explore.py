@@ -28,7 +28,7 @@ from hypothesis.errors import HypothesisException
 from passcheck.core import timing
 from passcheck.core.draws import seed_only
 from passcheck.core.engine.plan import Plan
-from passcheck.core.engine.results import PropertyStats
+from passcheck.core.engine.results import PropertyStats, message_kind
 from passcheck.core.known import recognise_example
 from passcheck.core.outcome import ExampleResult, Outcome
 
@@ -113,6 +113,17 @@ class Record:
             self.stats[n].count(o.verdict, o.message)
             if o.verdict.finding:
                 self._keep(n, example, o, res, where)
+                self._classify_kind(n, example, o, res)
+
+    def _classify_kind(self, prop: str, example: Any, o: Outcome, res: ExampleResult) -> None:
+        """A kind of violation is recognised from its first example's IR as well as its message:
+        most kinds are never shrunk, and a known bug that needs an IR pattern cannot be told from
+        the message alone (``recognise_known`` has only the message)."""
+        stats, k = self.stats[prop], message_kind(o.message)
+        if stats.kinds.get(k) == 1 and k not in stats.known:
+            known = self.known_bug(prop, example, o, res)
+            if known is not None:
+                stats.known[k] = known
 
     def known_bug(self, prop: str, example: Any, outcome: Outcome, res: ExampleResult) -> str | None:
         return self.classify(prop, example, outcome, res) if self.classify else None

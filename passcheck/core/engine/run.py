@@ -62,6 +62,8 @@ def recognise_known(p: Plan, result: RunResult) -> None:
         f.known_bug = bug.name if bug else None
     for name, stats in result.stats.items():
         for kind, message in stats.first_message.items():
+            if kind in stats.known:
+                continue  # recognised while exploring, from its first example's IR too
             bug = recognise(p.subject, name, message)
             if bug is not None:
                 stats.known[kind] = bug.name
