@@ -4,6 +4,7 @@ CPU -- builds, runs and computes the graph's numbers; builds apart by rounding o
 from __future__ import annotations
 
 from passcheck import Drift, Violation, discard, prop
+from passcheck.core.errors import error_line
 from passcheck.relax.drift import DRIFT, LOGIC, classify
 from passcheck.relax.pipeline import run_build
 
@@ -22,9 +23,7 @@ def every_build_runs(case) -> None:
         try:
             _outputs(case, b)
         except Exception as e:  # noqa: BLE001 - a build failing is a finding, blamed on its config
-            lines = str(e).strip().splitlines()
-            raise Violation(f"the {b.describe()} build fails: {type(e).__name__}: "
-                            f"{lines[-1][:300] if lines else ''}") from None
+            raise Violation(f"the {b.describe()} build fails: {type(e).__name__}: {error_line(e, 300)}") from None
 
 
 @prop("pipeline")

@@ -52,7 +52,9 @@ def test_graphs_of_every_dtype_run_and_match(dtype: str) -> None:
     outcomes = campaign(GraphBias(dtypes=(dtype,), max_nodes=6), 15)
     # a graph may meet a kept TVM bug (float16 batch_norm, ...): it is drawn, and set apart
     assert all(o.stage in ("ran", "known-bug") for o in outcomes), failures(outcomes)[:3]
-    assert sum(o.stage == "ran" for o in outcomes) >= len(outcomes) // 2
+    # (a quarter at least: in bool graphs comparisons and clip of bool operands, a good part of
+    # the few ops that take bool, stop at a kept TVM bug, test_dtype_pairs_that_do_not_compile)
+    assert sum(o.stage == "ran" for o in outcomes) >= len(outcomes) // (4 if dtype == "bool" else 2)
     assert not failures(outcomes), "\n".join(failures(outcomes)[:5])
     assert all(o.spec.inputs[0].dtype == dtype for o in outcomes)
 
@@ -93,8 +95,8 @@ def test_tvm_accuracy_is_inside_the_bound(name: str) -> None:
     rng = np.random.default_rng(0)
     tiny = np.sign(rng.uniform(-1, 1, 3000)) * 10 ** rng.uniform(-8, 0, 3000) * max(abs(lo), abs(hi))
     for dtype in ("float32", "float16", "bfloat16", "float64"):
-        if not op.accepts(dtype):
-            continue
+        if not op.accepts(dtype) or (dtype == "float16" and name in NO_FLOAT16):
+            continue  # (float16: does not compile, a kept TVM bug)
         x = np.clip(np.concatenate([rng.uniform(lo, hi, 12000), tiny]), lo, hi).astype(np_dtype(dtype))
         got = _run_unary(name, x).astype(np.float64)
         ref = op.reference([Approx.exact(x)], {}, UNIT_ROUNDOFF[dtype])
@@ -176,22 +178,23 @@ def test_integer_inputs_stay_in_their_interval(dtype: str, style: str) -> None:
         assert v.dtype == np.dtype(dtype) and v.min() >= a and v.max() <= b
 
 
-# -- op/dtype pairs TVM 0.27's type inference accepts but cannot compile (left out of the vocabulary) ---
+# -- op/dtype pairs TVM 0.27's type inference accepts but cannot compile: drawn all the same -------
+# (kept TVM bugs: test_float16_math_intrinsics, test_dtype_pairs_that_do_not_compile)
 
 UNCOMPILABLE = [(op, "float16") for op in sorted(NO_FLOAT16)] + [
     ("mod", "bfloat16"), ("log_add_exp", "bfloat16"), ("power", "bfloat16"), ("isnan", "bfloat16"),
-    ("equal", "bool"), ("not_equal", "bool"), ("greater", "bool"), ("sign", "uint8"), ("negative", "uint8"),
-    ("clip", "bool")]
+    ("isinf", "bfloat16"), ("isfinite", "bfloat16"), ("equal", "bool"), ("not_equal", "bool"), ("greater", "bool"),
+    ("less", "bool"), ("sign", "uint8"), ("negative", "uint8"), ("clip", "bool")]
 
 
 @pytest.mark.parametrize("name,dtype", UNCOMPILABLE)
-def test_left_out_pairs_still_fail_to_compile(name: str, dtype: str) -> None:
+def test_uncompilable_pairs_are_drawn_and_still_fail_to_compile(name: str, dtype: str) -> None:
     from tvm import relax
 
     from passcheck.relax.execution import compile_relax
 
     op = op_registry()[name]
-    assert not op.accepts(dtype)
+    assert op.accepts(dtype)  # never steered around: the kept bug recognises what it does
     bb = relax.BlockBuilder()
     n = 2 if "binary" in op.tags else 1
     ps = [relax.Var(f"p{i}", relax.TensorType([3], dtype)) for i in range(n)]

@@ -75,3 +75,11 @@ def require(condition: object, message: str) -> None:
     """Raise ``Violation(message)`` unless ``condition`` holds."""
     if not condition:
         raise Violation(message)
+
+
+def error_line(e: BaseException, limit: int = 400) -> str:
+    """The line of an exception's message that says what went wrong: the last one, skipping
+    TVM's trailing "# Metadata omitted ..." note (printed after the IR of some errors, it hid the
+    failed check above it)."""
+    lines = [ln for ln in str(e).strip().splitlines() if ln.strip() and not ln.lstrip().startswith("# Metadata omitted")]
+    return lines[-1][:limit] if lines else ""

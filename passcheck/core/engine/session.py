@@ -17,7 +17,7 @@ from typing import Any
 from passcheck.core import property as props
 from passcheck.core import timing
 from passcheck.core.engine.plan import WorkerConfig
-from passcheck.core.errors import Discard, Drift, GeneratorRejected, Unknown, Violation
+from passcheck.core.errors import Discard, Drift, GeneratorRejected, Unknown, Violation, error_line
 from passcheck.core.loading import load_impl
 from passcheck.core.outcome import BATCH_STAGE, TRANSFORM, ExampleResult, Outcome, Verdict
 from passcheck.core.property import Property
@@ -149,7 +149,6 @@ def check_property(p: Property, case: Any) -> Outcome:
         tb = traceback.extract_tb(e.__traceback__)
         where = next((f"{os.path.basename(f.filename)}:{f.lineno}" for f in reversed(tb)
                       if "passcheck" in f.filename or "properties" in f.filename), "")
-        msg = str(e).strip().splitlines()
-        last = msg[-1][:400] if msg else ""
+        last = error_line(e)
         return Outcome(Verdict.RAISED, f"checking raised {type(e).__name__} ({where}): {last}")
     return Outcome(Verdict.HELD)

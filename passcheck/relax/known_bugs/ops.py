@@ -236,3 +236,30 @@ register_known_bug(KnownBug(
     message=r"wrong numbers: .*got nan, reference 0\.0",
     ir=r"\bconv[12]d_transpose\b",
 ))
+# op/dtype pairs type inference accepts that do not compile (one kept repro, three patterns)
+_UNCOMPILABLE = "tests/expected_findings/test_dtype_pairs_that_do_not_compile.py"
+register_known_bug(KnownBug(
+    name="test_bfloat16_ops_do_not_compile",
+    repro=_UNCOMPILABLE,
+    note="bfloat16 mod, log_add_exp, power, isnan/isinf/isfinite type-check but do not compile for llvm (the "
+         "legalized kernels' checks do not count bfloat16 as a float; mod stores bfloat16 into a uint16 buffer)",
+    message=r"buffer's dtype is `T\.uint16`|IsFloatType|power only applies to float"
+            r"|Data type T\.bfloat16 not supported",
+    ir=r'(?s)(?=.*R\.(?:mod|log_add_exp|power|isnan|isinf|isfinite)\()(?=.*"bfloat16")',
+))
+register_known_bug(KnownBug(
+    name="test_bool_ops_do_not_compile",
+    repro=_UNCOMPILABLE,
+    note="comparisons of bool tensors and bool clip type-check but do not compile for llvm (an fcmp on i1, "
+         "or a check that the operands are floats)",
+    message=r"Invalid operand types for FCmp|fcmp o\w+ i1|MatchesCode\(DLDataTypeCode::kDLFloat\)",
+    ir=r'(?s)(?=.*R\.(?:equal|not_equal|greater|greater_equal|less|less_equal|clip)\()(?=.*dtype="bool")',
+))
+register_known_bug(KnownBug(
+    name="test_uint8_negation_does_not_compile",
+    repro=_UNCOMPILABLE,
+    note="uint8 negative and sign type-check but do not compile: the legalization makes the constant -1 in "
+         "the operand's unsigned type",
+    message=r"cannot make uint from negative value",
+    ir=r'(?s)(?=.*R\.(?:negative|sign)\()(?=.*"uint8")',
+))

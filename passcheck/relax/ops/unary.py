@@ -24,8 +24,6 @@ from passcheck.relax.ops.numeric import (
     BOOL,
     FLOATS,
     INTS,
-    NO_FLOAT16,
-    SIGNED,
     as_float,
     decided,
     int_interval,
@@ -82,9 +80,9 @@ def float_unary(name: str, f: Callable[[np.ndarray], np.ndarray], interval: Call
         spread = np.minimum(lipschitz * e, 2.0) if lipschitz is not None else _spread(f, v, e, critical)
         return Approx(fv, spread + ulps * u * (np.abs(fv) + floor))
 
-    dtypes = FLOATS - {"float16"} if name in NO_FLOAT16 else FLOATS
+    # (NO_FLOAT16 ops too: a float16 graph meets the kept TVM bug at build time, recognised)
     return register_op(OpSpec(name, f"relax.{name}", "elemwise", draw, _build(name), reference, symbolic=True,
-                              dtypes=frozenset(dtypes), tags=frozenset({"unary"})))
+                              dtypes=FLOATS, tags=frozenset({"unary"})))
 
 
 def _mono(f: Callable[[float], float]) -> Callable[[float, float], Interval]:
@@ -192,9 +190,10 @@ def _sq_interval(lo: float, hi: float) -> Interval:
 
 _exact_unary("abs", FLOATS | INTS, np.abs, lambda lo, hi: (0.0 if lo <= 0 <= hi else min(abs(lo), abs(hi)),
                                                            max(abs(lo), abs(hi))))
-_exact_unary("negative", FLOATS | SIGNED, np.negative, lambda lo, hi: (-hi, -lo))
+# uint8 negative and sign do not compile (kept: test_dtype_pairs_that_do_not_compile), drawn all the same
+_exact_unary("negative", FLOATS | INTS, np.negative, lambda lo, hi: (-hi, -lo))
 _exact_unary("square", FLOATS | INTS, np.square, _sq_interval, square=True)
-_exact_unary("sign", FLOATS | SIGNED, np.sign, lambda lo, hi: (float(np.sign(lo)), float(np.sign(hi))))
+_exact_unary("sign", FLOATS | INTS, np.sign, lambda lo, hi: (float(np.sign(lo)), float(np.sign(hi))))
 
 
 # -- float tests (bool results) ------------------------------------------------------------------
@@ -213,9 +212,10 @@ def _float_test(name: str, f: Callable[[np.ndarray], np.ndarray], on_int: bool) 
         sure = (np.asarray(a.e) == 0) | (np.isfinite(v) & (np.abs(v) + m < DTYPE_MAX[dtype] * 0.5))
         return decided(f(v).astype(np.int64), "bool", ~sure)
 
-    # bfloat16: "Data type T.bfloat16 not supported" (the legalization refuses it)
+    # bfloat16: "Data type T.bfloat16 not supported" (the legalization refuses it): drawn, and kept
+    # (test_dtype_pairs_that_do_not_compile)
     return register_op(OpSpec(name, f"relax.{name}", "elemwise", draw, _build(name), reference, symbolic=True,
-                              dtypes=(FLOATS - {"bfloat16"}) | INTS, tags=frozenset({"unary"})))
+                              dtypes=FLOATS | INTS, tags=frozenset({"unary"})))
 
 
 _float_test("isnan", np.isnan, False)
