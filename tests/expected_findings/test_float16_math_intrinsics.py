@@ -8,8 +8,8 @@ float16 lowering for these intrinsics (``sin``, ``cos``, ``tan``, ``exp``, ``log
 ``atanh`` are lowered, by computing in float32). Found by ``passcheck sequence``
 (``semantics_preserved`` raised while compiling the output of ToMixedPrecision on
 ``isnan(acosh(<constant>))``) once the
-elementwise ops were declared (issue 9). The ops are drawn in float32, bfloat16 and float64 graphs;
-float16 versions come from ToMixedPrecision (tests/test_op_vocabulary_elementwise.py checks that
+elementwise ops were declared (issue 9). The ops are drawn in every float dtype, float16 included;
+ToMixedPrecision also makes them (tests/test_op_vocabulary_elementwise.py checks that
 the float16 builds still fail).
 """
 
