@@ -31,7 +31,10 @@ def draw(strategy: Any, n: int, seed_value: int) -> list[Any]:
     def collect(example: Any) -> None:
         out.append(example)
 
-    collect()
+    from passcheck.core.draws import seed_only
+
+    with seed_only():  # the same graphs whatever the process imported before
+        collect()
     return out[:n]
 
 
