@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
+from passcheck.core.errors import error_line
 from passcheck.core.known import KNOWN_BUGS
 from passcheck.core.rounding import INT_RANGE, UNIT_ROUNDOFF, Approx, unit_roundoff
 from passcheck.relax.build import build_module
@@ -58,7 +59,7 @@ def check_graph(spec: GraphSpec) -> Outcome:
     try:
         outputs = run_relax(mod, params)
     except Exception as e:  # noqa: BLE001
-        error = f"{type(e).__name__}: {str(e).strip().splitlines()[-1][:300]}"
+        error = f"{type(e).__name__}: {error_line(e, 300)}"  # as the engine reports it
         known = known_bug(error, mod)
         return Outcome(spec, "known-bug" if known else "execute", f"{known or ''} {error}".strip())
     refs = evaluate(spec, params)

@@ -273,13 +273,13 @@ register_subject(RelaxPassSubject(
     # every norm in the vocabulary, and dropout (inference: the identity); names not declared
     # yet weigh nothing until they are
     # (weights that keep their share of a vocabulary of over a hundred ops; log_softmax is a norm
-    # pattern too, and the one among them that takes float64 and bfloat16)
+    # pattern too)
     bias=GraphBias(op_weights=(("batch_norm", 24.0), ("layer_norm", 16.0), ("group_norm", 16.0),
                                ("instance_norm", 16.0), ("rms_norm", 16.0), ("log_softmax", 16.0),
                                ("dropout", 6.0), ("conv2d", 6.0)),
                    first_ranks=(2, 3, 4), max_nodes=6, symbolic=0.1,
                    # the float dtypes norms take (an integer graph reaches a norm only after astype)
-                   dtypes=("float32", "float32", "float32", "float16", "float16", "float16", "float64", "bfloat16")),
+                   dtypes=("float32", "float16", "float64", "bfloat16")),
     make_pass=lambda extras: _t().DecomposeOpsForInference(),
     stage="DecomposeOpsForInference",
 ))

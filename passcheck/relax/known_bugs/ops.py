@@ -279,3 +279,11 @@ register_known_bug(KnownBug(
     message=r"only support float32 and float16",
     ir=r"\b(?:group|instance)_norm\b",
 ))
+register_known_bug(KnownBug(
+    name="test_einsum_empty_contraction",
+    repro="tests/expected_findings/test_einsum_empty_contraction.py",
+    note="einsum summing over an axis of extent 0 returns uninitialized memory: the kernel's init sits under "
+         "the empty reduction loop (as collapse_sum's)",
+    message=r"wrong numbers|differs from the unfused module",
+    ir=r"(?s)(?=.*\beinsum\b)(?=.*(?:shape=|R\.Tensor\()\((?:\d+, )*0[,)])",
+))

@@ -171,7 +171,9 @@ def _clip_draw(ctx: DrawContext, first: ValueInfo) -> Drawn | None:
     1/8 for floats (exact in every float dtype up to magnitude 32), integers in range."""
     lo_v, hi_v = first.lo, first.hi
     if is_int(first.dtype):
-        a, b = sorted(ctx.draw(st.integers(int(lo_v), int(hi_v))) for _ in range(2))
+        # (the float interval of a full int64 value rounds up to 2^63, one past the largest int64)
+        lo_i, hi_i = INT_RANGE[first.dtype]
+        a, b = sorted(ctx.draw(st.integers(max(int(lo_v), lo_i), min(int(hi_v), hi_i))) for _ in range(2))
         return Drawn((first.vid,), {"min": a, "max": b}, first.shape, float(a), float(b))
     grid = [round((lo_v + k * (hi_v - lo_v) / 8) * 8) / 8 for k in range(9)]
     lo, hi = sorted(ctx.draw(st.sampled_from(grid)) for _ in range(2))

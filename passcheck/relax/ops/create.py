@@ -257,7 +257,7 @@ def _einsum_reference(args: list[Approx], attrs: dict[str, Any], u: float) -> Ap
         # a transpose (k = 1: exact) or a sum of k terms (any order)
         a = args[0]
         return Approx(v, np.einsum(eq, a.e) + gamma(max(k - 1, 0), u) * np.einsum(eq, np.abs(a.v) + a.e)
-                      + (k - 1) * underflow(u))
+                      + max(k - 1, 0) * underflow(u))  # (k = 0: a sum of no terms, exactly 0)
     a, b = args
 
     def contract(x: np.ndarray, y: np.ndarray) -> np.ndarray:
