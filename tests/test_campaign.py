@@ -107,4 +107,5 @@ def test_a_task_whose_worker_dies_is_run_again(tmp_path: Path) -> None:
     assert marker.exists()
     assert sorted(seen) == ["FoldConstant seed 0", "FoldConstant seed 1", "FoldConstant seed 2"]
     merged = cluster.merge_by_pass(results)["FoldConstant"]
-    assert merged.examples == 9 and not merged.findings
+    # (the drawn graphs may meet TVM bugs passcheck keeps repros of: only a new finding is wrong)
+    assert merged.examples == 9 and not merged.new_findings, merged.new_findings
