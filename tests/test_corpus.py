@@ -40,7 +40,8 @@ def test_real_passes_hold_on_the_given_modules(subject: str, tmp_path: Path) -> 
 
 def test_corpus_runs_before_the_drawn_examples(tmp_path: Path) -> None:
     r = passcheck.check("FoldConstant", examples=3, corpus=[str(RELAX / "mlp.py")], findings_dir=str(tmp_path))
-    assert r.ok and r.examples == 4
+    # (the drawn graphs may meet TVM bugs passcheck keeps repros of: only a new finding is wrong)
+    assert not r.new_findings and r.examples == 4
 
 
 def test_planted_fusion_bug_is_caught_on_a_given_module_and_its_repro_fails(tmp_path: Path) -> None:
@@ -94,8 +95,10 @@ def test_saved_finding_runs_as_found(tmp_path: Path) -> None:
     first = passcheck.check("FoldConstant", impl=f"{BUGGY}:fold_constant_swapped", examples=60,
                             findings_dir=str(tmp_path), shrink_seconds=20)
     found = next(f for f in first.findings if f.property == "semantics_preserved")
+    # (no shrinking on the replay: it may simplify further what a time-bounded shrink left)
     again = passcheck.check("FoldConstant", impl=f"{BUGGY}:fold_constant_swapped", examples=0,
-                            corpus=[str(Path(found.repro).parent)], findings_dir=str(tmp_path / "again"))
+                            corpus=[str(Path(found.repro).parent)], findings_dir=str(tmp_path / "again"),
+                            shrink_seconds=0)
     (f,) = [f for f in again.findings if f.property == "semantics_preserved"]
     assert f.example == found.example  # the plain-data example itself, not its printed IR
 

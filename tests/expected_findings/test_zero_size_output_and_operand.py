@@ -96,3 +96,38 @@ def test_expand_dims_feeding_an_op() -> None:
     example = PipelineBuilds(EXPAND, (Build("default", 0, "generic"),))
     assert recheck("pipeline", "every_build_runs", example) == 1
     assert_recognised("pipeline", "every_build_runs", example, "test_zero_size_output_and_operand")
+
+
+# The same pass on a transpose of a zero-size tensor: RewriteDataflowReshape takes the legalized
+# permute_dims of a (1, 0) value for a reshape (it moves no element) and makes it R.reshape to
+# (1, 1), which R.reshape's check refuses (found by ``passcheck sequence``: AttachGlobalSymbol's
+# prerequisites; the pipeline's build meets it the same way).
+TRANSPOSE = GraphSpec(
+    inputs=(TensorDecl(name="p0", shape=(1, 0), dtype="float32", const=False),),
+    nodes=(Node(op="permute_dims", args=(0,), attrs=(("axes", None),), shape=(0, 1), dtype="float32"),
+           Node(op="abs", args=(1,), attrs=(), shape=(0, 1), dtype="float32")),
+    outputs=(2,),
+    tensor_inputs=True,
+)
+
+
+def test_transpose_of_a_zero_size_value_still_fails() -> None:
+    from tvm import relax
+    from tvm.relax import op as R
+
+    bb = relax.BlockBuilder()
+    x = relax.Var("x", relax.TensorType((1, 0), "float32"))
+    with bb.function("main", [x]):
+        with bb.dataflow():
+            a = bb.emit(R.permute_dims(x))
+            out = bb.emit_output(R.add(a, a))
+        bb.emit_func_output(out)
+    legalized = relax.transform.LegalizeOps()(bb.get())
+    with pytest.raises(ValueError, match=r"old shape is R\.shape\(\[1, 0\]\).*new shape is R\.shape\(\[1, 1\]\)"):
+        relax.transform.RewriteDataflowReshape()(legalized)
+
+
+def test_transpose_of_a_zero_size_value() -> None:
+    example = PipelineBuilds(TRANSPOSE, (Build("default", 0, "generic"),))
+    assert recheck("pipeline", "every_build_runs", example) == 1
+    assert_recognised("pipeline", "every_build_runs", example, "test_zero_size_output_and_operand")

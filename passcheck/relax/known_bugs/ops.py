@@ -130,8 +130,9 @@ register_known_bug(KnownBug(
     repro="tests/expected_findings/test_zero_size_output_and_operand.py",
     note="tvm.compile fails (IndexError: Index k out of bounds n) when RewriteDataflowReshape turns a "
          "reshape-like kernel on a zero-size value (broadcast_to, expand_dims feeding another op) into "
-         "R.reshape, whose shape inference indexes past the input's dims when it has no elements",
-    message=r"Index \d+ out of bounds \d+",
+         "R.reshape, whose shape inference indexes past the input's dims when it has no elements (or, for a "
+         "transpose, gets the new shape wrong: 'Reshape expects the new shape to be convertible')",
+    message=r"Index \d+ out of bounds \d+|Reshape expects the new shape to be convertible from the old shape",
     ir=r"(?:shape=|R\.Tensor\()\((?:\d+, )*0[,)]",  # a zero-size value, in the spec or the TVMScript
 ))
 register_known_bug(KnownBug(
