@@ -21,7 +21,6 @@ from passcheck.relax.tolerance import allowed
 
 FLOATS = frozenset({"float32", "float16", "bfloat16", "float64"})
 INTS = frozenset({"int8", "int16", "int32", "int64", "uint8"})
-SIGNED = INTS - {"uint8"}
 BOOL = frozenset({"bool"})
 ALL = FLOATS | INTS | BOOL
 # TVM 0.27's LLVM codegen has no float16 lowering for these intrinsics: a float16 call fails to
