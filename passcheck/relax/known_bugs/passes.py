@@ -215,3 +215,14 @@ register_known_bug(KnownBug(
     message=r"CodeGenVM cannot emit this Relax operator directly|R\.nn\.conv2d\(",
     ir=r'R\.nn\.conv2d\([^\n]*(?:data_layout="\w*\d+c"|kernel_layout="\w*\d+[oi]")',
 ))
+register_known_bug(KnownBug(
+    name="test_fold_constant_dynamic_strided_slice",
+    repro="tests/expected_findings/test_fold_constant_dynamic_strided_slice.py",
+    note="FoldConstant on a dynamic_strided_slice of constants keeps its legalization's call_tir to a "
+         "shape_func PrimFunc in main without adding the PrimFunc: an undefined GlobalVar (ill-formed, does "
+         "not build, not idempotent, the slice stays)",
+    subjects=("FoldConstant",),
+    properties=("well_formed", "semantics_preserved", "fold_is_idempotent", "no_constant_only_calls"),
+    message=r"shape_func|a second FoldConstant changed the module|relax\.dynamic_strided_slice on",
+    ir=r"R\.dynamic_strided_slice\(",
+))
