@@ -84,16 +84,7 @@ def run_repro(path: str, hang_timeout: float | None = None) -> subprocess.Comple
     return subprocess.run([sys.executable, "-c", code, path], capture_output=True, text=True, timeout=300)
 
 
-# Open (issue 9): with the draws pinned (passcheck/core/draws.py), seed 0's fold_constant_swapped
-# finding is caught and shrunk, but only to 5 ops (isinf, isnan, dequantize, gelu, not_equal: the
-# swap needs the last two); the node-removal pass after Hypothesis's shrink does not drop the
-# three extra outputs within the budget. Shrinking to fix, or a seed re-chosen; the bug itself is
-# caught (the other assertions held).
-_SHRINKS_TO_FIVE = pytest.mark.xfail(reason="issue 9, open: shrunk to 5 ops, not <= 2 (see above)", strict=False)
-
-
-@pytest.mark.parametrize("bug", [pytest.param(b, marks=_SHRINKS_TO_FIVE) if n == "fold-constant-swapped-operands" else b
-                                 for n, b in BUGS.items()], ids=list(BUGS))
+@pytest.mark.parametrize("bug", list(BUGS.values()), ids=list(BUGS))
 def test_buggy_pass_is_caught(bug: Bug, tmp_path: Path) -> None:
     result = passcheck.check(bug.subject, impl=impl(bug.impl), examples=bug.examples, seed=bug.seed,
                              timeout=bug.timeout, shrink_seconds=bug.shrink_seconds,

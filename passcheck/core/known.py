@@ -32,6 +32,11 @@ class KnownBug:
             raise ValueError(f"known bug {self.name}: give a message or an IR pattern to recognise it by")
         for pattern in (self.message, self.ir):
             re.compile(pattern)
+        if re.match(r"(?:\(\?\w+\))?\(\?=", self.ir):
+            # re.search retries a leading lookahead at every position of a module's text, which
+            # is quadratic: minutes on a module with large constants
+            raise ValueError(f"known bug {self.name}: the IR pattern starts with a lookahead; anchor it "
+                             f"with \\A, e.g. r'(?s)\\A(?=.*a)(?=.*b)'")
 
     def matches(self, subject_names: tuple[str, ...], prop: str, message: str, ir: str | None = None) -> bool:
         """Does a finding of ``prop`` under a subject known by ``subject_names`` (names and

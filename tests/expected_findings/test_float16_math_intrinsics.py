@@ -79,3 +79,19 @@ def test_passcheck_reports_it() -> None:
 
 def test_registered_as_a_known_bug() -> None:
     assert_recognised("sequence", "semantics_preserved", EXAMPLE, "test_float16_math_intrinsics")
+
+
+# FoldConstant evaluates a constant call by building it: it cannot build these, so it leaves the
+# call (found by ``passcheck FoldConstant``, ``no_constant_only_calls``).
+UNFOLDED = GraphSpec(
+    inputs=(TensorDecl(name="p0", shape=(2, 3), dtype="float16", const=False),
+            TensorDecl(name="c1", shape=(2, 3), dtype="float16", const=True, lo=-0.5, hi=0.5)),
+    nodes=(Node(op="cosh", args=(1,), attrs=(), shape=(2, 3), dtype="float16"),
+           Node(op="add", args=(0, 2), attrs=(), shape=(2, 3), dtype="float16")),
+    outputs=(3,),
+)
+
+
+def test_fold_constant_leaves_them_unfolded() -> None:
+    assert recheck("FoldConstant", "no_constant_only_calls", UNFOLDED) == 1
+    assert_recognised("FoldConstant", "no_constant_only_calls", UNFOLDED, "test_float16_math_intrinsics_unfolded")

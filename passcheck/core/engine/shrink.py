@@ -76,6 +76,11 @@ def _hunt(plan: Plan, evaluate: Evaluate, record: Record, targets: dict[Slot, Ki
     class TargetFailed(Exception):
         pass
 
+    class BudgetSpent(BaseException):
+        """Ends Hypothesis at once: not an ``Exception``, so it is no failure to shrink. A body
+        that merely returned would leave Hypothesis's shrinker drawing (and rejecting) candidates
+        for up to its own limit of five minutes."""
+
     @seed(seed_value)
     @hypothesis_settings(max_examples, [Phase.generate, Phase.shrink])
     @given(plan.strategy())
@@ -84,7 +89,7 @@ def _hunt(plan: Plan, evaluate: Evaluate, record: Record, targets: dict[Slot, Ki
         if not started and calls[0] <= index:
             return  # before the first failure: the explore run checked it, it held
         if started and time.perf_counter() - started[0] > budget:
-            return  # budget spent: stop evaluating, Hypothesis finishes quickly
+            raise BudgetSpent()
         if not started and calls[0] > index + 1:
             return  # the stream diverged from the explore run: the failure will not come back
         res = evaluate(example)
@@ -103,7 +108,7 @@ def _hunt(plan: Plan, evaluate: Evaluate, record: Record, targets: dict[Slot, Ki
     try:
         with seed_only():
             hunt()
-    except BaseException as e:  # noqa: BLE001 - Hypothesis re-raises our per-property errors
+    except BaseException as e:  # noqa: BLE001 - Hypothesis re-raises our per-property errors; BudgetSpent
         if isinstance(e, KeyboardInterrupt):
             raise
     return best

@@ -23,7 +23,7 @@ register_known_bug(KnownBug(
     message=r"wrong numbers",
     # a conv2d (whose layout change moves the channel axis) and a layer_norm over several axes, one
     # of them the channel axis (1 or -3)
-    ir=r"(?s)(?=.*R\.nn\.conv2d)(?=.*R\.nn\.layer_norm\([^\n]*axes=\[(?=[^\]]*,)[^\]]*(?<![\d-])(?:1|-3)(?!\d))",
+    ir=r"(?s)\A(?=.*R\.nn\.conv2d)(?=.*R\.nn\.layer_norm\([^\n]*axes=\[(?=[^\]]*,)[^\]]*(?<![\d-])(?:1|-3)(?!\d))",
 ))
 register_known_bug(KnownBug(
     name="test_convert_layout_repeat_flatten",
@@ -34,7 +34,7 @@ register_known_bug(KnownBug(
     subjects=("AlterOpLayout",),
     properties=("semantics_preserved",),
     message=r"wrong numbers",
-    ir=r"(?s)(?=.*R\.nn\.conv2d)(?=.*R\.repeat\([^\n]*axis=None)",
+    ir=r"(?s)\A(?=.*R\.nn\.conv2d)(?=.*R\.repeat\([^\n]*axis=None)",
 ))
 register_known_bug(KnownBug(
     name="test_decompose_batch_norm_training_mode",
@@ -111,7 +111,7 @@ register_known_bug(KnownBug(
     subjects=("sequences",),
     properties=("semantics_preserved", "every_step_preserves_semantics", "mutant_agrees"),
     message=r"wrong numbers|DecomposeOpsForTraining[^\n]* broke the numbers|is wrong",
-    ir=r"(?s)(?=.*R\.nn\.batch_norm\([^\n]*training=False)(?=.*DecomposeOpsForTraining)",
+    ir=r"(?s)\A(?=.*R\.nn\.batch_norm\([^\n]*training=False)(?=.*DecomposeOpsForTraining)",
 ))
 register_known_bug(KnownBug(
     name="test_vm_misaligned_numpy_inputs",
@@ -121,7 +121,7 @@ register_known_bug(KnownBug(
     subjects=("pipeline",),
     properties=("every_build_runs", "builds_agree"),
     message=r"died \(signal SIGSEGV\)",
-    ir=r"(?s)(?=.*inputs \d+ bytes past 64-byte alignment)(?=.*opt level [23], host CPU)",
+    ir=r"(?s)\A(?=.*inputs \d+ bytes past 64-byte alignment)(?=.*opt level [23], host CPU)",
 ))
 register_known_bug(KnownBug(
     name="test_fast_math_calls_to_functions",
