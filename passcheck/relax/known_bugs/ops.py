@@ -230,16 +230,6 @@ register_known_bug(KnownBug(
     message=r'unknown intrinsic [^\n]*name="tirx\.(?:acos|acosh|asin|asinh|atan|atan2|cosh|sinh)"',
 ))
 register_known_bug(KnownBug(
-    name="test_float16_math_intrinsics_unfolded",
-    repro="tests/expected_findings/test_float16_math_intrinsics.py",
-    note="the same: FoldConstant evaluates a constant call by building it, cannot build these in float16, "
-         "and leaves the call in place",
-    subjects=("FoldConstant",),
-    properties=("no_constant_only_calls",),
-    message=r"relax\.(?:acos|acosh|asin|asinh|atan|atan2|cosh|sinh) on",
-    ir=r'dtype="float16"\) = R\.(?:acos|acosh|asin|asinh|atan|atan2|cosh|sinh)\(',
-))
-register_known_bug(KnownBug(
     name="test_conv_transpose_nan_where_no_input_reaches",
     repro="tests/expected_findings/test_conv_transpose_nan_where_no_input_reaches.py",
     note="conv1d/conv2d_transpose are computed as a convolution over the zero-dilated input: outputs no "
