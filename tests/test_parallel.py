@@ -46,7 +46,6 @@ def test_jobs_and_batches_give_one_result_per_seed(tmp_path: Path) -> None:
     assert all(len(f.example.nodes) <= 2 for f in two.findings)
 
 
-@pytest.mark.xfail(reason="issue 9, open: passes alone, failed in the full CI run (its details not yet read); to triage", strict=False)
 def test_a_crash_in_a_batch_is_attributed_to_its_example(tmp_path: Path) -> None:
     """The segfaulting pass kills the worker in the middle of a batch: the batch is re-run
     example by example and the crash lands on the same example as with no batches at all."""

@@ -159,6 +159,7 @@ class Worker:
         self.conn: Connection | None = None
         self.restarts = 0
         self.log_path: str | None = None
+        self.log_from = 0  # where the current request's output starts in the log
         self.served = 0
         self.stopped = False  # the run is over (or interrupted): no restart after this
 
@@ -208,6 +209,9 @@ class Worker:
             self.start()
         self.served += max(1, batch)
         assert self.conn is not None
+        # a crash message quotes only this request's output: what earlier examples printed
+        # depends on how examples were spread over workers and batches
+        self.log_from = os.path.getsize(self.log_path) if self.log_path and os.path.exists(self.log_path) else 0
         self.conn.send(message)
         stage = TRANSFORM
         deadline = time.monotonic() + timeout
@@ -246,8 +250,10 @@ class Worker:
         if not self.log_path:
             return ""
         try:
-            with open(self.log_path, errors="replace") as f:
-                text = [ln.strip() for ln in f.read()[-20000:].splitlines() if ln.strip()]
+            with open(self.log_path, "rb") as f:
+                f.seek(self.log_from)
+                raw = f.read()[-20000:].decode(errors="replace")
+            text = [ln.strip() for ln in raw.splitlines() if ln.strip()]
         except OSError:
             return ""
         keep = [ln for ln in text if not ln.startswith("File ") and "Segfault encountered" not in ln]
