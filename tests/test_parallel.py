@@ -10,8 +10,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from passcheck.core.engine.results import RunConfig, RunResult
 from passcheck.core.engine.run import run
 from passcheck.core.subject import Options
