@@ -66,3 +66,17 @@ def test_passcheck_reports_it() -> None:
 
 def test_registered_as_a_known_bug() -> None:
     assert_recognised("FoldConstant", "pass_does_not_raise", EXAMPLE, "test_divide_by_constant_zero")
+
+
+# found by the 2,000-example FoldConstant campaign (seed 2026): floor_divide meets the same check
+FLOOR = GraphSpec(
+    inputs=(TensorDecl("c1", (1,), "float32", True, -1.0, 1.0, "uniform", 0),
+            TensorDecl("c2", (), "float32", True, 0.5, 2.0, "special", 0)),
+    nodes=(Node("floor_divide", (0, 1), (), (1,), "float32"),),
+    outputs=(2,),
+)
+
+
+def test_floor_divide_by_constant_zero_too() -> None:
+    assert recheck("FoldConstant", "pass_does_not_raise", FLOOR) == 1
+    assert_recognised("FoldConstant", "pass_does_not_raise", FLOOR, "test_divide_by_constant_zero")
