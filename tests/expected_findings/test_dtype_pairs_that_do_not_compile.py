@@ -50,3 +50,12 @@ def test_pair_still_fails_and_is_recognised(op: str, n: int, dtype: str, bug: st
     example = _example(op, n, dtype)
     assert recheck("pipeline", "every_build_runs", example) == 1
     assert_recognised("pipeline", "every_build_runs", example, bug)
+
+
+# FuseOps checks a legalized module: the op appears as its PrimFunc (found by the 2,000-example
+# FuseOps campaign, seed 2026: greater of bool tensors)
+@pytest.mark.parametrize("op,n,dtype,bug", [PAIRS[0], next(p for p in PAIRS if p[0] == "greater")])
+def test_recognised_under_fuse_ops_too(op: str, n: int, dtype: str, bug: str) -> None:
+    graph = _example(op, n, dtype).graph
+    assert recheck("FuseOps", "semantics_preserved", graph) == 1
+    assert_recognised("FuseOps", "semantics_preserved", graph, bug)

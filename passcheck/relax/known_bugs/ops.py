@@ -246,7 +246,8 @@ register_known_bug(KnownBug(
          "legalized kernels' checks do not count bfloat16 as a float; mod stores bfloat16 into a uint16 buffer)",
     message=r"buffer's dtype is `T\.uint16`|IsFloatType|power only applies to float"
             r"|Data type T\.bfloat16 not supported",
-    ir=r'(?s)\A(?=.*R\.(?:mod|log_add_exp|power|isnan|isinf|isfinite)\()(?=.*"bfloat16")',
+    # the op, or its legalized kernel (FuseOps' input is legalized)
+    ir=r'(?s)\A(?=.*(?:R\.|def )(?:mod|log_add_exp|power|isnan|isinf|isfinite)\()(?=.*"bfloat16")',
 ))
 register_known_bug(KnownBug(
     name="test_bool_ops_do_not_compile",
@@ -254,7 +255,7 @@ register_known_bug(KnownBug(
     note="comparisons of bool tensors and bool clip type-check but do not compile for llvm (an fcmp on i1, "
          "or a check that the operands are floats)",
     message=r"Invalid operand types for FCmp|fcmp o\w+ i1|MatchesCode\(DLDataTypeCode::kDLFloat\)",
-    ir=r'(?s)\A(?=.*R\.(?:equal|not_equal|greater|greater_equal|less|less_equal|clip)\()(?=.*dtype="bool")',
+    ir=r'(?s)\A(?=.*(?:R\.|def )(?:equal|not_equal|greater|greater_equal|less|less_equal|clip)\()(?=.*"bool")',
 ))
 register_known_bug(KnownBug(
     name="test_uint8_negation_does_not_compile",
@@ -262,7 +263,7 @@ register_known_bug(KnownBug(
     note="uint8 negative and sign type-check but do not compile: the legalization makes the constant -1 in "
          "the operand's unsigned type",
     message=r"cannot make uint from negative value",
-    ir=r'(?s)\A(?=.*R\.(?:negative|sign)\()(?=.*"uint8")',
+    ir=r'(?s)\A(?=.*(?:R\.|def )(?:negative|sign)\()(?=.*"uint8")',
 ))
 register_known_bug(KnownBug(
     name="test_float64_computed_in_float32",

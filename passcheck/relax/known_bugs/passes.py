@@ -226,3 +226,23 @@ register_known_bug(KnownBug(
     message=r"shape_func|a second FoldConstant changed the module|relax\.dynamic_strided_slice on",
     ir=r"R\.dynamic_strided_slice\(",
 ))
+register_known_bug(KnownBug(
+    name="test_convert_layout_packed_indivisible",
+    repro="tests/expected_findings/test_convert_layout_unsupported_layouts.py",
+    note="ConvertLayout to a packed conv2d layout whose factor does not divide the output channels raises from "
+         "its own rewriter ('should not rewrite or delete any global-scope Var') instead of leaving the call",
+    subjects=("AlterOpLayout",),
+    properties=("pass_does_not_raise",),
+    message=r"DataflowBlock Pass should not rewrite or delete any global-scope Var",
+    ir=r"R\.nn\.conv2d\(",
+))
+register_known_bug(KnownBug(
+    name="test_convert_layout_resize2d_layout",
+    repro="tests/expected_findings/test_convert_layout_unsupported_layouts.py",
+    note="ConvertLayout gives a resize2d after a converted conv2d the conv's layout (CHNW, ...), which TOPI's "
+         "resize refuses at build time ('CHNW layout is not supported')",
+    subjects=("AlterOpLayout",),
+    properties=("semantics_preserved",),
+    message=r"\w+ layout is not supported",
+    ir=r"resize2d",
+))
