@@ -109,7 +109,7 @@ def _draw_batch_flatten(ctx: DrawContext, first: ValueInfo) -> Drawn | None:
 
 register_op(OpSpec("nn.batch_flatten", "relax.nn.batch_flatten", "injective", _draw_batch_flatten,
                    lambda args, attrs: relax_ops().nn.batch_flatten(args[0]),
-                   exact(lambda vals, attrs: vals[0].reshape(vals[0].shape[0], -1)),
+                   exact(lambda vals, attrs: vals[0].reshape(vals[0].shape[0], math.prod(vals[0].shape[1:]))),
                    tags=frozenset({"shape"})))
 
 
@@ -251,7 +251,8 @@ def _layout_transform(vals: list[np.ndarray], attrs: dict[str, Any], pad: float)
         return np.transpose(x, tuple(perm))
     last = x.shape[-1]
     x = np.pad(x, [(0, 0)] * (x.ndim - 1) + [(0, -last % f)], constant_values=pad)
-    return x.reshape(*x.shape[:-1], -1, f)
+    # the split extent spelled out: NumPy cannot infer a -1 when another extent is 0
+    return x.reshape(*x.shape[:-1], x.shape[-1] // f, f)
 
 
 def _layout_transform_reference(args: Any, attrs: dict[str, Any], u: float) -> Any:
