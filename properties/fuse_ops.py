@@ -80,12 +80,55 @@ def groups_respect_op_patterns(case) -> None:
             raise Violation(f"group {gv.name_hint} has {len(anchors)} anchors ({', '.join(anchors)}): {desc}")
 
 
+# Dtypes the llvm target has no arithmetic for. TVM lowers them with BF16/FP8ComputeLegalize, which
+# computes in float32 and promotes a kernel's own buffers of that dtype to float32: such a value is
+# rounded where it crosses a kernel boundary and not inside one (measured on 0.27,
+# tests/test_fuse_ops_widened_dtypes.py). Fusing two kernels removes that rounding by design.
+WIDENED_IN_KERNELS = ("bfloat16", "float8", "float6", "float4")
+
+
+def widened_intermediates(main) -> list[str]:  # noqa: ANN001
+    """Values of ``main`` that one kernel call writes and another reads, in a dtype that TVM
+    computes in float32 inside a kernel (the places where fusion may change rounding)."""
+    from tvm import relax
+
+    produced: dict = {}
+    for block in main.body.blocks:
+        for b in block.bindings:
+            if isinstance(b.value, relax.Call) and getattr(b.value.op, "name", "") == "relax.call_tir":
+                produced[b.var] = b.var.name
+            elif isinstance(b.value, relax.TupleGetItem) and b.value.tuple_value in produced:
+                produced[b.var] = b.var.name
+    found = []
+    for call in _calls(main):
+        if getattr(call.op, "name", "") != "relax.call_tir":
+            continue
+        for arg in call.args[1].fields if isinstance(call.args[1], relax.Tuple) else [call.args[1]]:
+            dtypes = [getattr(s, "dtype", "") for s in _tensor_types(arg.ty)]
+            if arg in produced and any(str(d).startswith(WIDENED_IN_KERNELS) for d in dtypes):
+                found.append(produced[arg])
+    return found
+
+
+def _tensor_types(ty) -> list:  # noqa: ANN001
+    from tvm import relax
+
+    if isinstance(ty, relax.TupleType):
+        return [t for f in ty.fields for t in _tensor_types(f)]
+    return [ty] if isinstance(ty, relax.TensorType) else []
+
+
 @prop("FuseOps")
 def matches_unfused_bitwise(case) -> None:
     """On the same target, the fused module's outputs are bit-for-bit those of the unfused
-    (legalized) module: fusion only moves where float32 values are computed, not how."""
+    (legalized) module: fusion only moves where values are computed, not how. Not claimed when a
+    bfloat16/float8 value passes between two kernels of the unfused module: TVM rounds it there
+    and not inside a fused kernel (see WIDENED_IN_KERNELS); semantics_preserved checks those."""
     if case.after is None:
         discard("the pass raised")
+    widened = widened_intermediates(case.before[case.entry])
+    if widened:
+        discard(f"{widened[0]} passes between kernels in a dtype TVM computes in float32 inside one")
     got, want = case.run("after"), case.run("before")
     if len(got) != len(want):
         raise Violation(f"fused module returns {len(got)} tensors, unfused {len(want)}")
