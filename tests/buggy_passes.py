@@ -269,3 +269,27 @@ def fold_constant_hangs_on_multiply() -> tvm.transform.Pass:
         return relax.transform.FoldConstant()(mod)
 
     return transform
+
+
+# -- ToMixedPrecision: a rescaling constant off by 1.5% -----------------------------------------
+
+def to_mixed_precision_scale_off() -> tvm.transform.Pass:
+    """ToMixedPrecision, then main's float32 output multiplied by 1 + 2^-6: an error a few
+    times float16's own, which the bound derived for float16 must still see."""
+    @tvm.transform.module_pass(opt_level=0, name="ToMixedPrecisionScaleOff")
+    def transform(mod: tvm.IRModule, ctx: Any) -> tvm.IRModule:
+        mod = relax.transform.ToMixedPrecision()(mod)
+        gv = mod.get_global_var("main")
+        func = mod[gv]
+        out = func.body.body
+        if not isinstance(out.ty, relax.TensorType) or str(out.ty.dtype) != "float32":
+            return mod
+        bb = relax.BlockBuilder()
+        scaled_call = bb.normalize(R.multiply(out, relax.const(1.0 + 2.0**-6, "float32")))  # BUG
+        scaled = relax.Var("scaled", scaled_call.ty)
+        block = relax.BindingBlock([relax.VarBinding(scaled, scaled_call)])
+        body = relax.SeqExpr(list(func.body.blocks) + [block], scaled)
+        mod.update_func(gv, relax.Function(func.params, body, func.ret_ty, func.is_pure, func.attrs))
+        return mod
+
+    return transform

@@ -62,6 +62,7 @@ class RelaxPassSubject(Subject):
     impl_args: Callable[[dict[str, Any]], dict[str, Any]] = field(default=lambda extras: {})
     sample_extras: tuple[tuple[str, Any], ...] = ()  # to validate an --impl before the run
     co_run: tuple[tuple[str, str], ...] = ()  # modules the properties always run together
+    computed_in: tuple[tuple[str, str], ...] = ()  # (dtype, the dtype the pass computes it in by design)
 
     def strategy(self, options: Options) -> st.SearchStrategy[GraphSpec]:
         bias = replace(self.bias, allow_special=options.allow_special_values)
@@ -113,6 +114,7 @@ class RelaxPassSubject(Subject):
             case = kind_of(example).new_case(self.name, example)  # a drawn graph, a mutant, a seed model
         case.co_run = {a: b for a, b in self.co_run} | {b: a for a, b in self.co_run}
         case.prepare = self.prepare
+        case.computed_in = dict(self.computed_in)
         prepared = case.built
         for name in self.prerequisites:
             try:
@@ -282,6 +284,13 @@ register_subject(RelaxPassSubject(
                    dtypes=("float32", "float16", "float64", "bfloat16")),
     make_pass=lambda extras: _t().DecomposeOpsForInference(),
     stage="DecomposeOpsForInference",
+))
+register_subject(RelaxPassSubject(
+    name="ToMixedPrecision",
+    summary="relax ToMixedPrecision (float32 computed in float16 by design; bounds derived for float16)",
+    make_pass=lambda extras: _t().ToMixedPrecision(),
+    stage="ToMixedPrecision",
+    computed_in=(("float32", "float16"),),
 ))
 
 

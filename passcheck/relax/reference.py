@@ -7,10 +7,12 @@ a tolerance for each output element falls out of the computation rather than a f
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 
 from passcheck.core import timing
-from passcheck.core.rounding import Approx, unit_roundoff
+from passcheck.core.rounding import DTYPE_MAX, Approx, underflow, unit_roundoff
 from passcheck.relax.ops.base import op_registry
 from passcheck.relax.spec import GraphSpec, const_array
 
@@ -20,19 +22,36 @@ def parts_of(value: Approx | list[Approx]) -> list[Approx]:
     return value if isinstance(value, list) else [value]
 
 
-def evaluate(spec: GraphSpec, params: list[np.ndarray]) -> list[Approx]:
-    """The reference outputs of ``spec`` on the parameter arrays ``params`` (in order)."""
+def evaluate(spec: GraphSpec, params: list[np.ndarray], computed_in: Mapping[str, str] | None = None) -> list[Approx]:
+    """The reference outputs of ``spec`` on the parameter arrays ``params`` (in order).
+
+    ``computed_in`` maps a dtype to the one a pass computes it in by design (ToMixedPrecision:
+    float32 in float16): inputs of that dtype get the bound of their cast, each op the roundoff of
+    the compute dtype, and an element outside its range is unknown (e = inf) from there on."""
     ops = op_registry()
+    widen = dict(computed_in or {})
     vals: list[Approx] = []
     it = iter(params)
     for decl in spec.inputs:
         arr = const_array(decl) if decl.const else next(it)
-        vals.append(Approx.exact(arr))
+        a = Approx.exact(arr)
+        if decl.dtype in widen:
+            a.e = _cast_bound(a.v, widen[decl.dtype])
+        vals.append(a)
     with np.errstate(all="ignore"), timing.stage("reference"):
         for node in spec.nodes:
             # ``u`` of the node's own (output) dtype: 0 for integers and bool, which are exact
-            out = ops[node.op].reference([vals[a] for a in node.args], dict(node.attrs), unit_roundoff(node.dtype))
+            computed = widen.get(node.dtype, node.dtype)
+            out = ops[node.op].reference([vals[a] for a in node.args], dict(node.attrs), unit_roundoff(computed))
             for part in parts_of(out):
                 part.dtype = node.dtype
+                if computed != node.dtype:
+                    part.e = np.where(np.abs(part.v) + part.e < 0.5 * DTYPE_MAX[computed], part.e, np.inf)
             vals.append(out)
     return [vals[o] for o in spec.outputs]
+
+
+def _cast_bound(v: np.ndarray, dtype: str) -> np.ndarray:
+    """How far a cast of exact values ``v`` into ``dtype`` may move them (inf: out of its range)."""
+    e = np.abs(v) * unit_roundoff(dtype) + underflow(unit_roundoff(dtype))
+    return np.where(np.abs(v) < 0.5 * DTYPE_MAX[dtype], e, np.inf)

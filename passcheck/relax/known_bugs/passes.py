@@ -246,3 +246,41 @@ register_known_bug(KnownBug(
     message=r"\w+ layout is not supported",
     ir=r"resize2d",
 ))
+register_known_bug(KnownBug(
+    name="test_to_mixed_precision_tuple_item",
+    repro="tests/expected_findings/test_to_mixed_precision.py",
+    note="ToMixedPrecision raises 'The type is not populated' on a tuple-valued op read through TupleGetItem "
+         "(dropout, split, batch_norm): it builds the new TupleGetItem without a type",
+    subjects=("ToMixedPrecision", "sequences"),
+    properties=("pass_does_not_raise",),
+    message=r"The type is not populated",
+    ir=r"\w\[\d+\]",  # a TupleGetItem in TVMScript: lv[0]
+))
+register_known_bug(KnownBug(
+    name="test_to_mixed_precision_outer",
+    repro="tests/expected_findings/test_to_mixed_precision.py",
+    note="relax.outer has the mixed-precision policy kAlways but no FInferMixedPrecision, which ToMixedPrecision "
+         "requires of every kAlways op: the pass raises",
+    subjects=("ToMixedPrecision", "sequences"),
+    properties=("pass_does_not_raise",),
+    message=r"attr_map\.count\(op\)",
+    ir=r"\bR\.outer\(",
+))
+register_known_bug(KnownBug(
+    name="test_to_mixed_precision_empty_constant",
+    repro="tests/expected_findings/test_to_mixed_precision.py",
+    note="ToMixedPrecision raises 'Check failed: (data != nullptr)' on any zero-size constant",
+    subjects=("ToMixedPrecision", "sequences"),
+    properties=("pass_does_not_raise",),
+    message=r"\(data != nullptr\)",
+))
+register_known_bug(KnownBug(
+    name="test_to_mixed_precision_attention_attrs",
+    repro="tests/expected_findings/test_to_mixed_precision.py",
+    note="ToMixedPrecision rewrites R.nn.attention with scale=None, causal_mask=None, window_size=None, dropping "
+         "the call's own attributes: a scaled or masked attention silently computes another function",
+    subjects=("ToMixedPrecision",),
+    properties=("semantics_preserved",),
+    message=r"wrong numbers",
+    ir=r"R\.nn\.attention(?:_bias)?\([^\n]*(?:scale=(?!None)|causal_mask=(?!None)|window_size=(?!None))",
+))

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from passcheck.core.rounding import Approx
+from passcheck.core.rounding import Approx, underflow
 from passcheck.relax.ops.base import DrawContext, Drawn, OpSpec, ValueInfo, broadcast_shapes, register_op
 from passcheck.relax.ops.numeric import (
     BOOL,
@@ -115,6 +115,7 @@ def _division(name: str, dtypes: frozenset[str], int_fn: Callable[[np.ndarray, n
         # r = a - q b: the operands' errors, q b's rounding and the subtraction's (or an fmod,
         # exact, and one corrective addition of b): within 2 u (|q b| + |r| + |b|)
         e = np.asarray(a.e, float) + np.abs(q) * np.asarray(b.e, float) + 2 * u * (np.abs(q * bv) + np.abs(r) + np.abs(bv))
+        e = e + 2 * underflow(u)
         return Approx(r, np.where(undecided | np.isnan(r), np.inf, e), dtype)
 
     # "step": the quotient's floor/trunc decides the result, unknown within the rounding margin

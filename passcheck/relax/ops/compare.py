@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 from hypothesis import strategies as st
 
-from passcheck.core.rounding import INT_RANGE, Approx
+from passcheck.core.rounding import INT_RANGE, Approx, underflow
 from passcheck.relax.ops.base import (
     SAFE_MAGNITUDE,
     DrawContext,
@@ -157,7 +157,7 @@ def _astype_ref(args: list[Approx], attrs: dict[str, Any], u: float) -> Approx:
         return decided(t, target, (np.trunc(v - m) != np.trunc(v + m)) | ~np.isfinite(v), a)
     v = as_float(a)
     # one rounding into the target (exact when it holds every source value)
-    return Approx(v, np.asarray(a.e, float) + u * np.abs(v), target)
+    return Approx(v, np.asarray(a.e, float) + u * np.abs(v) + underflow(u), target)
 
 
 register_op(OpSpec("astype", "relax.astype", "elemwise", _astype_draw, _astype_build, _astype_ref, symbolic=True,

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 from hypothesis import strategies as st
 
-from passcheck.core.rounding import Approx
+from passcheck.core.rounding import Approx, underflow
 from passcheck.relax.ops.base import (
     DrawContext,
     Drawn,
@@ -101,7 +101,8 @@ def _binary(name: str, npfn: Any, interval: Any, err: Any, int_fn: Any, *, denom
         if is_int(a.dtype):
             return int_result(int_fn(np.asarray(a.v, np.int64), np.asarray(b.v, np.int64)), a.dtype, a, b)
         v = npfn(a.v, b.v)
-        return Approx(v, err(a, b, v) + u * np.abs(v))
+        # one rounding of the result: relative u, and absolute into the subnormal range
+        return Approx(v, err(a, b, v) + u * np.abs(v) + underflow(u))
 
     return register_op(OpSpec(name, f"relax.{name}", "broadcast", draw, build, reference, symbolic=True,
                               dtypes=FLOATS | INTS, tags=frozenset({"binary"})))

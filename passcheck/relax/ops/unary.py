@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from passcheck.core.rounding import DTYPE_MAX, Approx
+from passcheck.core.rounding import DTYPE_MAX, Approx, underflow
 from passcheck.relax.ops.base import DrawContext, Drawn, OpSpec, ValueInfo, register_op
 from passcheck.relax.ops.numeric import (
     ALL,
@@ -176,7 +176,7 @@ def _exact_unary(name: str, dtypes: frozenset[str], fv: Callable[[np.ndarray], n
             m = margin(a)
             return decided(r, dtype, ((v - m <= 0) & (v + m >= 0) & (m > 0)) | np.isnan(v), a)
         if square:
-            return Approx(r, 2 * np.abs(v) * e + e * e + u * r)
+            return Approx(r, 2 * np.abs(v) * e + e * e + u * r + underflow(u))
         return Approx(r, e)
 
     return register_op(OpSpec(name, f"relax.{name}", "elemwise", draw, _build(name), reference, symbolic=True,
