@@ -8,6 +8,8 @@ Three families, kept apart because they end differently:
 
 from __future__ import annotations
 
+import re
+
 
 class UsageError(Exception):
     """Bad input from the user: the message says what to do instead."""
@@ -82,4 +84,9 @@ def error_line(e: BaseException, limit: int = 400) -> str:
     TVM's trailing "# Metadata omitted ..." note (printed after the IR of some errors, it hid the
     failed check above it)."""
     lines = [ln for ln in str(e).strip().splitlines() if ln.strip() and not ln.lstrip().startswith("# Metadata omitted")]
-    return lines[-1][:limit] if lines else ""
+    # TVM's type checks start with the op's full repr (its argument docs: hundreds of characters),
+    # which left the limit no room for what failed: the op's name says the same
+    return _OP_REPR.sub(r"\1", lines[-1])[:limit] if lines else ""
+
+
+_OP_REPR = re.compile(r'ir\.Op\(span=.*?name="([^"]+)".*?support_level=\d+\)')

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
+import pytest
 from known_bug_check import assert_recognised
 
 from passcheck.core.engine.repro import recheck
@@ -102,4 +103,34 @@ def test_a_binary_op_refusing_the_swapped_shape_is_the_same_bug() -> None:
     assert recheck("AlterOpLayout", "semantics_preserved", _add_after("IOHW")) == 0
     assert recheck("AlterOpLayout", "semantics_preserved", _add_after("IOWH")) == 1
     assert_recognised("AlterOpLayout", "semantics_preserved", _add_after("IOWH"),
+                      "test_convert_layout_conv2d_w_before_h")
+
+
+def _consumer_after(kernel: str, consumer: str) -> GraphSpec:
+    """Three more consumers whose shape checks refuse the swapped conv output at run time (the
+    2,000-example AlterOpLayout campaign, seed 2026, met each after a W-before-H kernel layout)."""
+    base = _add_after(kernel)
+    x, w, _ = base.inputs
+    conv = base.nodes[0]
+    extra: dict[str, tuple[tuple[TensorDecl, ...], Node]] = {
+        "layer_norm": ((TensorDecl("p2", (1, 3, 1), "float32", False), TensorDecl("p3", (1, 3, 1), "float32", False)),
+                       Node("layer_norm", (), (("axes", (1, 2, 3)), ("epsilon", 1e-5)), (1, 1, 3, 1), "float32")),
+        "nll_loss": ((TensorDecl("p2", (1, 3, 1), "int64", False, 0.0, 0.999999),
+                      TensorDecl("p3", (1,), "float32", False, 0.5, 1.5)),
+                     Node("nll_loss", (), (("ignore_index", -100), ("reduction", "mean")), (), "float32")),
+        "collapse_sum_like": ((TensorDecl("p2", (1, 1, 3, 1), "float32", False),),
+                              Node("collapse_sum_like", (), (), (1, 1, 3, 1), "float32")),
+    }
+    more, node = extra[consumer]
+    n_in = 2 + len(more)
+    # value ids: the inputs first, then the conv (n_in); the consumer reads the conv and the extras
+    node = replace(node, args=(n_in, *range(2, n_in)))
+    return replace(base, inputs=(x, w, *more), nodes=(conv, node), outputs=(n_in + 1,))
+
+
+@pytest.mark.parametrize("consumer", ["layer_norm", "nll_loss", "collapse_sum_like"])
+def test_more_consumers_refusing_the_swapped_shape_are_the_same_bug(consumer: str) -> None:
+    assert recheck("AlterOpLayout", "semantics_preserved", _consumer_after("IOHW", consumer)) == 0
+    assert recheck("AlterOpLayout", "semantics_preserved", _consumer_after("IOWH", consumer)) == 1
+    assert_recognised("AlterOpLayout", "semantics_preserved", _consumer_after("IOWH", consumer),
                       "test_convert_layout_conv2d_w_before_h")

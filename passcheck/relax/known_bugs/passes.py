@@ -196,13 +196,16 @@ register_known_bug(KnownBug(
     note="ConvertLayout to a conv2d data or kernel layout with W before H (NCWH, CNWH, OIWH, ...): the "
          "legalized conv reads the spatial axes by position, so padding and kernel sizes apply to the wrong "
          "axis (wrong output shape, wrong numbers, 'negative output shape' at build time, or a consumer such as "
-         "concat, a binary op, broadcast_to or a loss refusing the swapped shape at run time)",
+         "concat, a binary op, broadcast_to, layer_norm, collapse_sum_like or a loss refusing the swapped shape at run "
+         "time)",
     subjects=("AlterOpLayout",),
     properties=("semantics_preserved",),
     # (run-time shape checks of consumers: concat's, and binary ops' broadcast check)
     message=r"wrong numbers|Invalid conv parameters|Concat expects the input tensors to have the same shape"
             r"|the first input shape at dim \d+ is|CrossEntropy requires the predictions and labels to have the same shape"
-            r"|broadcast_to expects the input tensor shape is broadcastable to the target shape",
+            r"|broadcast_to expects the input tensor shape is broadcastable to the target shape"
+            r"|relax\.nn\.layer_norm requires the input gamma|Shape mismatch for NLLLoss"
+            r"|relax\.collapse_sum_like, the data shape at dim",
     ir=r'R\.nn\.conv2d\([^\n]*(?:data_layout="[NC]*W[NC]*H|kernel_layout="[OI]*W[OI]*H)',
 ))
 register_known_bug(KnownBug(
@@ -230,10 +233,12 @@ register_known_bug(KnownBug(
     name="test_convert_layout_packed_indivisible",
     repro="tests/expected_findings/test_convert_layout_unsupported_layouts.py",
     note="ConvertLayout to a packed conv2d layout whose factor does not divide the output channels raises from "
-         "its own rewriter ('should not rewrite or delete any global-scope Var') instead of leaving the call",
+         "its own rewriter ('should not rewrite or delete any global-scope Var'), or from a grouped conv2d's type "
+         "check when that conv reads the padded channels, instead of leaving the call",
     subjects=("AlterOpLayout",),
     properties=("pass_does_not_raise",),
-    message=r"DataflowBlock Pass should not rewrite or delete any global-scope Var",
+    message=r"DataflowBlock Pass should not rewrite or delete any global-scope Var"
+            r"|The channel size of the data should equal to the product of input channel size of the weight",
     ir=r"R\.nn\.conv2d\(",
 ))
 register_known_bug(KnownBug(
@@ -283,4 +288,14 @@ register_known_bug(KnownBug(
     properties=("semantics_preserved",),
     message=r"wrong numbers",
     ir=r"R\.nn\.attention(?:_bias)?\([^\n]*(?:scale=(?!None)|causal_mask=(?!None)|window_size=(?!None))",
+))
+register_known_bug(KnownBug(
+    name="test_convert_layout_conv2d_transpose_layout",
+    repro="tests/expected_findings/test_convert_layout_unsupported_layouts.py",
+    note="ConvertLayout gives a conv2d_transpose after a converted conv2d the conv's data layout (NHWC, HWNC, ...), "
+         "which LegalizeOps cannot lower (NCHW only): building the module fails in VM codegen",
+    subjects=("AlterOpLayout",),
+    properties=("semantics_preserved",),
+    message=r"CodeGenVM cannot emit this Relax operator directly|R\.nn\.conv2d_transpose\(",
+    ir=r'R\.nn\.conv2d_transpose\([^\n]*data_layout="(?!NCHW")',
 ))
