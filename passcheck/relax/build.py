@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from passcheck.core.errors import GeneratorRejected
+from passcheck.core.errors import GeneratorRejected, error_line
 from passcheck.relax.ops.base import op_registry
 from passcheck.relax.spec import GraphSpec, Node, const_array
 
@@ -42,7 +42,7 @@ def build_module(spec: GraphSpec, func_name: str = "main") -> Any:
                 out = _emit_nodes(bb, spec, ops, values, relax, dataflow=False)
             bb.emit_func_output(out)
     except (tvm.error.InternalError, tvm.error.DiagnosticError, TypeError, ValueError) as e:
-        raise GeneratorRejected(f"{type(e).__name__}: {str(e).strip().splitlines()[-1][:200]}") from e
+        raise GeneratorRejected(f"{type(e).__name__}: {error_line(e, 200)}") from e
     return bb.get()
 
 

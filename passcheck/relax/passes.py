@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from passcheck.core import timing
 from passcheck.core.corpus import CorpusModule
-from passcheck.core.errors import UsageError
+from passcheck.core.errors import UsageError, error_line
 from passcheck.core.subject import Family, Options, Subject, register_family, register_subject
 from passcheck.relax.case import RelaxCase
 from passcheck.relax.corpus import corpus_case
@@ -101,7 +101,7 @@ class RelaxPassSubject(Subject):
         try:
             made = _instantiate_impl(impl, offered)
         except Exception as e:  # noqa: BLE001 - a factory that cannot build its pass is bad input
-            raise UsageError(f"--impl {spec}: calling it raised {type(e).__name__}: {_last_line(e)}") from None
+            raise UsageError(f"--impl {spec}: calling it raised {type(e).__name__}: {error_line(e, 300)}") from None
         if not isinstance(made, tvm.transform.Pass):
             raise UsageError(f"--impl {spec}: returned {type(made).__name__}, not a tvm.transform.Pass")
 
@@ -190,11 +190,6 @@ def _instantiate_impl(impl: Any, offered: dict[str, Any]) -> Any:
     takes_all = any(p.kind == p.VAR_KEYWORD for p in params.values())
     kwargs = {k: v for k, v in offered.items() if takes_all or k in params}
     return impl(**kwargs)
-
-
-def _last_line(e: BaseException) -> str:
-    lines = str(e).strip().splitlines()
-    return lines[-1][:300] if lines else ""
 
 
 def _desired_layouts(extras: dict[str, Any]) -> dict[str, list[str]]:

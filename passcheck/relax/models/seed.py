@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from passcheck.core.case import Case
-from passcheck.core.errors import GeneratorRejected, Unknown
+from passcheck.core.errors import GeneratorRejected, Unknown, error_line
 from passcheck.core.rounding import UNIT_ROUNDOFF, Approx
 from passcheck.relax import execution
 from passcheck.relax.case import RelaxCase
@@ -47,8 +47,7 @@ class SeedModel:
 
 
 def _last_line(e: BaseException) -> str:
-    lines = str(e).strip().splitlines()
-    return f"{type(e).__name__}: {lines[-1][:200] if lines else ''}"
+    return f"{type(e).__name__}: {error_line(e, 200)}"
 
 
 @dataclass

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from passcheck.core.errors import GeneratorRejected
+from passcheck.core.errors import GeneratorRejected, error_line
 from passcheck.core.rounding import Approx, unit_roundoff
 from passcheck.relax import reference
 from passcheck.relax.build import static_type
@@ -105,7 +105,7 @@ def build_mutant(spec: GraphSpec, mutant: Mutant, params: list[np.ndarray]) -> t
                 out = bb.emit_output(out) if spec.dataflow else bb.emit(out)
             bb.emit_func_output(out)
     except (tvm.error.InternalError, tvm.error.DiagnosticError, TypeError, ValueError) as e:
-        raise GeneratorRejected(f"{type(e).__name__}: {str(e).strip().splitlines()[-1][:200]}") from e
+        raise GeneratorRejected(f"{type(e).__name__}: {error_line(e, 200)}") from e
     return bb.get(), [ref.current[("base", o)] for o in spec.outputs], resolved
 
 

@@ -107,7 +107,6 @@ def shape_var_limits(func: Any) -> dict[int, tuple[int, int]]:
     """The range ``(lo, hi)`` of each shape var (module docstring): ``hi`` is the most
     elements of every parameter buffer it sizes alone (divided by the buffer's constant dims),
     ``lo`` is 0 unless the leading assertions say more."""
-    import tvm
 
     highs: dict[int, int] = {}
     found: dict[int, Any] = {}
@@ -120,14 +119,18 @@ def shape_var_limits(func: Any) -> dict[int, tuple[int, int]]:
         if not dims:
             continue
         limit = element_limit([dtype_of(d) for d in dims], str(p.dtype))
-        if all(is_const(d) or type(d) is tvm.ir.Var for d in dims):
+        # a dim that is a var, or linear in one (n + 3, 2 * n - 1: a padded or derived size),
+        # bounds that var: the buffer stays addressable and its extent has no wrapped value
+        linear = [None if is_const(d) else _linear(d) for d in dims]
+        if all(is_const(d) or f is not None for d, f in zip(dims, linear)):
             const = 1
             for d in dims:
                 const *= int(d.value) if is_const(d) else 1
-            for d in dims:
-                if type(d) is tvm.ir.Var:
-                    k = key(d)
-                    highs[k] = min(highs.get(k, limit), limit // max(const, 1))
+            for f in linear:
+                if f is not None:
+                    var, a, b = f
+                    k = key(var)
+                    highs[k] = min(highs.get(k, limit), (limit // max(const, 1) - b) // a)
     asserted = _asserted_range(func)
     limits: dict[int, tuple[int, int]] = {}
     for k, v in found.items():
@@ -141,3 +144,36 @@ def shape_var_limits(func: Any) -> dict[int, tuple[int, int]]:
         hi = min(hi, hi2) if hi2 is not None else hi
         limits[k] = (lo, hi)
     return limits
+
+
+def _linear(e: Any) -> tuple[Any, int, int] | None:
+    """``(var, a, b)`` when ``e`` is ``a * var + b`` with constants ``a > 0`` and ``b`` (one var)."""
+    import tvm
+    from tvm import tirx
+
+    def form(x: Any) -> tuple[Any, int, int] | None:  # (var or None, a, b)
+        if is_const(x):
+            return None, 0, int(x.value)
+        if type(x) is tvm.ir.Var:
+            return x, 1, 0
+        t = type(x)
+        if t in (tirx.Add, tirx.Sub):
+            fa, fb = form(x.a), form(x.b)
+            if fa is None or fb is None or (fa[0] is not None and fb[0] is not None):
+                return None
+            sign = 1 if t is tirx.Add else -1
+            return fa[0] if fa[0] is not None else fb[0], fa[1] + sign * fb[1], fa[2] + sign * fb[2]
+        if t is tirx.Mul:
+            fa, fb = form(x.a), form(x.b)
+            if fa is None or fb is None:
+                return None
+            (v, a, b), (c, k) = (fa, (fb[0], fb[2])) if fb[0] is None else (fb, (fa[0], fa[2]))
+            if c is not None:
+                return None  # var * var
+            return v, a * k, b * k
+        return None
+
+    f = form(e)
+    if f is None or f[0] is None or f[1] <= 0:
+        return None
+    return f

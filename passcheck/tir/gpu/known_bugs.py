@@ -54,3 +54,11 @@ register_known_bug(KnownBug(
     ir=r'(?m)^( *)for \w+ in T\.thread_binding\([^\n]*thread="(\w+\.\w)"\):\n(?:\1 +[^\n]*\n)*?\1 +for \w+ in '
        r'T\.thread_binding\([^\n]*thread="\2"\)',
 ))
+register_known_bug(KnownBug(
+    name="test_bind_accepts_a_symbolic_reduction_it_cannot_build",
+    repro="tests/gpu/test_tvm_bugs_gpu_symbolic_reduce.py",
+    note="bind accepts a reduction loop of symbolic extent bound to threadIdx; the CUDA build's cross-thread "
+         "allreduce needs a constant extent and fails an internal check instead of bind refusing",
+    properties=("builds_for_gpu",),
+    message=r"Need constant extent for reduce set",
+))

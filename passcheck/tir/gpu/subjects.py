@@ -17,7 +17,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from passcheck.core.errors import Discard
+from passcheck.core.errors import Discard, error_line
 from passcheck.core.outcome import Verdict
 from passcheck.core.subject import Options, Subject, resolve
 from passcheck.gpu import GpuTarget, split_subject
@@ -92,7 +92,7 @@ class GpuTirSubject(Subject):
             from tvm.s_tir import ScheduleError
 
             if isinstance(e, ScheduleError):
-                raise Discard(f"bind_rest refused: {str(e).strip().splitlines()[-1][:200]}") from None
+                raise Discard(f"bind_rest refused: {error_line(e, 200)}") from None
             case.raised = e
             case.raised_traceback = traceback.format_exc()
             case.trace.append(f"{rest.describe()}  # raised {type(e).__name__}")
