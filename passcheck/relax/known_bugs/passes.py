@@ -248,7 +248,7 @@ register_known_bug(KnownBug(
          "resize refuses at build time ('CHNW layout is not supported')",
     subjects=("AlterOpLayout",),
     properties=("semantics_preserved",),
-    message=r"\w+ layout is not supported",
+    message=r"\b\w+ layout is not supported",
     ir=r"resize2d",
 ))
 register_known_bug(KnownBug(

@@ -50,8 +50,10 @@ register_known_bug(KnownBug(
     properties=("bounds_safe_z3", "gpu_bounds_safe_z3"),
     message=r"accesses memory out of bounds",
     # a thread_binding to an axis inside a thread_binding to the same axis (deeper indentation
-    # all the way between them)
-    ir=r'(?m)^( *)for \w+ in T\.thread_binding\([^\n]*thread="(\w+\.\w)"\):\n(?:\1 +[^\n]*\n)*?\1 +for \w+ in '
+    # all the way between them). Each line between is matched one way only ("\1 " then the
+    # rest): "\1 +[^\n]*" could split a line's spaces many ways, exponential in the lines when
+    # there is no match (it held a 500-example GPU campaign for minutes per example)
+    ir=r'(?m)^( *)for \w+ in T\.thread_binding\([^\n]*thread="(\w+\.\w)"\):\n(?:\1 [^\n]*\n)*?\1 +for \w+ in '
        r'T\.thread_binding\([^\n]*thread="\2"\)',
 ))
 register_known_bug(KnownBug(
