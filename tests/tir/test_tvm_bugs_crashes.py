@@ -56,6 +56,10 @@ def test_merge_of_a_loop_with_itself_segfaults() -> None:
         Step("reverse_compute_at", "ew1", (0,), (("target", "ew0"), ("preserve_unit_loops", True), ("index", -1))),
         Step("merge", "ew0", (0,), (("other", "ew1"),))), prefix=1)
     assert "SIGSEGV" in engine_recognises("merge", RAISES, ex, "test_merge_of_a_loop_with_itself_segfaults")
+    # As schedule --target cuda:sm_90 (500, seed 2026) met it: a block's loop merged with its own.
+    own = ScheduleExample(PrimFuncSpec("elementwise", (3,), (("depth", 1),), "int32"),
+                          (Step("merge", "ew0", (0,), (("other", "ew0"),)),), prefix=0)
+    assert "SIGSEGV" in engine_recognises("merge", RAISES, own, "test_merge_of_a_loop_with_itself_segfaults")
 
 
 def test_cache_index_after_fusing_unit_loops_segfaults() -> None:
