@@ -51,18 +51,21 @@ def naive_loop(subject: Any, specs: list[Any]) -> tuple[float, int]:
     c0 = time.process_time()
     agree = 0
     for spec in specs:
-        mod = build_module(spec)
-        for name in subject.prerequisites:
-            mod = getattr(relax.transform, name)()(mod)
-        after = subject.make_pass(spec.extras)(mod)
-        for name in subject.follow_ups:
-            after = getattr(relax.transform, name)()(after)
-        ins = input_arrays(spec)
-        outs = []
-        for m in (mod, after):
-            vm = relax.VirtualMachine(tvm.compile(m, target="llvm"), tvm.cpu())
-            outs.append(flatten_outputs(vm["main"](*ins)))
-        agree += all(np.allclose(a, b, rtol=1e-4, atol=1e-5, equal_nan=True) for a, b in zip(*outs))
+        try:  # TVM raising on a drawn graph (kept bugs: zero-size NumPy inputs, ...) ends that example only
+            mod = build_module(spec)
+            for name in subject.prerequisites:
+                mod = getattr(relax.transform, name)()(mod)
+            after = subject.make_pass(spec.extras)(mod)
+            for name in subject.follow_ups:
+                after = getattr(relax.transform, name)()(after)
+            ins = input_arrays(spec)
+            outs = []
+            for m in (mod, after):
+                vm = relax.VirtualMachine(tvm.compile(m, target="llvm"), tvm.cpu())
+                outs.append(flatten_outputs(vm["main"](*ins)))
+            agree += all(np.allclose(a, b, rtol=1e-4, atol=1e-5, equal_nan=True) for a, b in zip(*outs))
+        except Exception:  # noqa: BLE001, S112 - the naive loop's whole error handling (shapes that differ too)
+            continue
     naive_loop.cpu = time.process_time() - c0  # type: ignore[attr-defined]
     return time.perf_counter() - t0, agree
 
