@@ -9,6 +9,7 @@ decompose_eps_outside_sqrt
 fold_constant_raises_on_rank_broadcast
 fold_constant_segfaults_on_exp
 fold_constant_hangs_on_multiply
+to_mixed_precision_scale_off  # tests/test_to_mixed_precision_bounds.py, by spec
 
 # TVM calls the link callback with these keywords, and reads its output_format attribute
 # (passcheck/relax/execution.py: _fast_link replaces tvm.contrib.cc.create_shared).
