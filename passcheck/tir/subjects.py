@@ -135,7 +135,10 @@ def _apply_under_test(case: TirCase, sch: Any, steps: tuple[Step, ...], impl: An
 
 def _apply_steps(case: TirCase, sch: Any, steps: tuple[Step, ...], impl: Any, skip_refused: bool) -> None:
     """Apply the steps under test. A refusal discards the example -- or, with ``skip_refused``
-    (sequences), is recorded and skipped: TVM leaves the schedule unchanged when it refuses.
+    (sequences), is recorded and skipped, the schedule left as it was: each step runs on a copy
+    that replaces the schedule only once the step applied (TVM leaves the schedule unchanged
+    when one primitive refuses, but a step of several calls, such as split-and-bind then
+    decompose_reduction, may be refused after its first calls changed it).
 
     ``impl`` replaces the primitive: a function ``(schedule, step)`` is called for each step;
     a Pass or ``IRModule -> IRModule`` function is applied once to the module instead."""
@@ -152,10 +155,12 @@ def _apply_steps(case: TirCase, sch: Any, steps: tuple[Step, ...], impl: Any, sk
         return
     applied = 0
     for step in steps:
+        trial = sch.copy() if skip_refused else sch
         try:
-            line = impl(sch, step) if impl is not None else apply_step(sch, step)
+            line = impl(trial, step) if impl is not None else apply_step(trial, step)
             case.trace.append(line or f"<impl>({step.describe()})")
             applied += 1
+            sch = trial
         except (StepNotApplicable, _schedule_error()) as e:
             if not skip_refused:
                 raise Discard(f"{step.prim} refused: {_first_line(e)}") from None

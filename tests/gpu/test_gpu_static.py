@@ -173,3 +173,21 @@ def test_a_tvm_bug_kept_for_a_cpu_schedule_is_recognised_when_the_schedule_targe
         bug = recognise(resolve(name, "tir"), "transformation_does_not_raise", message)
         assert bug is not None and bug.name == "test_cache_index_internal_error_when_nothing_to_cache", name
     assert recognise(resolve("split@cuda:sm_90", "tir"), "transformation_does_not_raise", message) is None
+
+
+def test_a_step_refused_after_its_first_calls_leaves_the_schedule_as_it_was() -> None:
+    """decompose_reduction_bound splits and binds a block's loop, then calls decompose_reduction,
+    which refuses a block that is not a reduction. The sequence records the step as refused: the
+    split and the bind must not stay behind either (a campaign once showed a repro whose blockize
+    ran under a bound split that its trace listed nowhere)."""
+    import tvm_ffi
+
+    spec = PrimFuncSpec("elementwise", (6, 4), (("depth", 1),), "int32")
+    split = Step("split", "ew0", (0,), (("factors", (None, 2)), ("preserve_unit_iters", True)))
+    refused = Step("decompose_reduction_bound", "ew0", (0,), (("threads", 4),))
+    subject = resolve("schedule", "tir")
+    case = subject.make_case(ScheduleExample(spec, (split, refused)), None, Options())
+    assert case.trace[-1].startswith("# refused: decompose_reduction_bound"), case.trace
+    alone = subject.make_case(ScheduleExample(spec, (split,)), None, Options())
+    assert tvm_ffi.structural_equal(case.after, alone.after)
+    assert "thread_binding" not in case.after.script()
