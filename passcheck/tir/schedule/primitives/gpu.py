@@ -102,7 +102,7 @@ def _apply_cache_shared(sch: Any, step: Step) -> str:
     cache = sch.cache_read(b, j, "shared")
     sch.compute_at(cache, outer)
     line = (f"bx, tx = sch.split({lname!r} of {step.block!r}, [None, {t}]) (bound); "
-            f"sch.compute_at(sch.cache_read({step.block!r}, {j}, 'shared'), bx)")
+            f"c = sch.cache_read({step.block!r}, {j}, 'shared'); sch.compute_at(c, bx)")
     copy = loops_of(sch, cache)[len(loops_of(sch, cache)) - _inner_count(sch, cache, outer):]
     if step.arg.get("cooperative") and copy:
         fused = sch.fuse(*copy) if len(copy) > 1 else copy[0]
@@ -142,7 +142,7 @@ def _apply_cache_local(sch: Any, step: Step) -> str:
     cache = sch.cache_write(b, 0, "local")
     sch.reverse_compute_at(cache, inner)
     return (f"bx, tx = sch.split({lname!r} of {step.block!r}, [None, {t}]) (bound); "
-            f"sch.reverse_compute_at(sch.cache_write({step.block!r}, 0, 'local'), tx)")
+            f"c = sch.cache_write({step.block!r}, 0, 'local'); sch.reverse_compute_at(c, tx)")
 
 
 register_primitive(Primitive("cache_local", _draw_cache_local, _apply_cache_local,
