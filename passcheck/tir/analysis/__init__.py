@@ -17,7 +17,7 @@ from passcheck.tir.analysis.concrete import (
 )
 from passcheck.tir.analysis.domain import DomainChecker, check_domains
 from passcheck.tir.analysis.encode import Encoder, to_width
-from passcheck.tir.analysis.limits import shape_var_limits
+from passcheck.tir.analysis.limits import declared_buffers, shape_var_limits
 from passcheck.tir.analysis.results import AccessSite, BoundsResult, DomainIssue, DomainResult, OOBWitness
 from passcheck.tir.analysis.trail import (
     Bind,
@@ -33,5 +33,5 @@ from passcheck.tir.analysis.trail import (
 )
 
 __all__ = ["AccessSite", "Bind", "BoundsChecker", "BoundsResult", "DomainChecker", "DomainIssue", "DomainResult", "Encoder", "EvalError", "Evaluator", "Guard", "Loop", "OOBWitness", "Replay", "Trail",
-           "TrailEncoder", "VecEvaluator", "by_name", "check_bounds", "check_domains", "dtype_of", "from_model",
+           "TrailEncoder", "VecEvaluator", "by_name", "check_bounds", "check_domains", "declared_buffers", "dtype_of", "from_model",
            "int_info", "is_int", "key", "model_value", "replay", "shape_var_limits", "to_width", "wrap"]

@@ -19,6 +19,7 @@ are never violations.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from typing import Any
 
 import z3
@@ -68,8 +69,10 @@ class _Z3Phase:
             conds.append(z3.Or(iw < 0, iw >= ew))
         return path, z3.Or(*conds)
 
-    def shape_constraints(self, buffers: list[Any], bound: set[int], limits: dict[int, tuple[int, int]]) -> list[Any]:
-        """Shape vars are >= 0 (or what the function asserts first: ``limits``); every
+    def shape_constraints(self, buffers: list[Any], bound: set[int], limits: dict[int, tuple[int, int]],
+                          caps: dict[int, int]) -> list[Any]:
+        """Shape vars are >= 0 (or what the function asserts first: ``limits``) and at most
+        ``caps`` (what the checker's ``domain`` adds to the parameters' bounds); every
         symbolic buffer dim is >= 0 and computed without overflow, and the buffer holds at most
         ``element_limit`` elements (it is addressable)."""
         out = []
@@ -89,6 +92,8 @@ class _Z3Phase:
             if isinstance(term, z3.BitVecRef):
                 wide_term = self.wide.var_term(var)
                 out += [term >= limits.get(k, (0, 0))[0], wide_term == to_width(term, dtype_of(var), wide_term.size())]
+                if k in caps:
+                    out.append(term <= caps[k])
         for buf in symbolic:
             dims = list(buf.shape)
             limit = element_limit([dtype_of(d) for d in dims], str(buf.dtype))
@@ -138,8 +143,11 @@ def _confirm(ob: Obligation, model: Any, trails: TrailEncoder) -> tuple[OOBWitne
 
 
 class BoundsChecker:
-    def __init__(self, timeout_ms: int = DEFAULT_TIMEOUT_MS, budget_s: float | None = None) -> None:
+    def __init__(self, timeout_ms: int = DEFAULT_TIMEOUT_MS, budget_s: float | None = None,
+                 domain: Sequence[Any] = ()) -> None:
         self.timeout_ms = timeout_ms
+        self.domain = domain  # more buffers that bound the shape vars (``shape_var_limits``'s ``also``)
+        self._caps: dict[int, int] = {}  # the current function's: shape var -> the most the domain allows
         # Seconds of Z3 for the whole check (None: no limit): past it, the accesses not yet
         # asked about are unknown. Each query may take timeout_ms, and a kernel has many.
         self.budget_s = budget_s
@@ -149,7 +157,13 @@ class BoundsChecker:
         t0 = time.perf_counter()
         if self.budget_s is not None and self._deadline == float("inf"):
             self._deadline = t0 + self.budget_s
-        col = Collector(shape_var_limits(func), *find_tables(func))
+        limits = shape_var_limits(func)
+        # Only where the domain bounds a var more than the parameters do: a bound Z3 needs as a
+        # constraint of its own (the parameters' is stated as their sizes, which Z3 reasons about
+        # more readily than a constant it must combine with them).
+        narrowed = shape_var_limits(func, self.domain) if self.domain else limits
+        self._caps = {k: hi for k, (_, hi) in narrowed.items() if hi < limits.get(k, (0, hi + 1))[1]}
+        col = Collector(narrowed, *find_tables(func))
         for p in func.params:
             if is_buffer(p):
                 col.buffers[key(p)] = p
@@ -189,7 +203,7 @@ class BoundsChecker:
             groups.setdefault(sig, ([], path, oob))[0].append(ob)
         if not groups:
             return
-        z.solver.add(*z.shape_constraints(list(col.buffers.values()), col.bound, col.iv.limits))
+        z.solver.add(*z.shape_constraints(list(col.buffers.values()), col.bound, col.iv.limits, self._caps))
         res.queries += 1
         if z.solver.check(z3.Or(*[z3.And(*p, o) for _, p, o in groups.values()])) == z3.unsat:
             return
@@ -254,12 +268,14 @@ def _undefined_vars(ob: Obligation, known: set[int]) -> str:
     return ", ".join(sorted(set(bad)))
 
 
-def check_bounds(func_or_mod: Any, timeout_ms: int = DEFAULT_TIMEOUT_MS, budget_s: float | None = None) -> BoundsResult:
+def check_bounds(func_or_mod: Any, timeout_ms: int = DEFAULT_TIMEOUT_MS, budget_s: float | None = None,
+                 domain: Sequence[Any] = ()) -> BoundsResult:
     """Check every PrimFunc of a block-free module (or one PrimFunc); ``budget_s`` bounds the
-    Z3 time of the whole module (accesses past it are unknown)."""
+    Z3 time of the whole module (accesses past it are unknown). ``domain``: buffers of the
+    original function that bound the shape vars besides the parameters (``declared_buffers``)."""
     from tvm import tirx
 
-    checker = BoundsChecker(timeout_ms, budget_s)
+    checker = BoundsChecker(timeout_ms, budget_s, domain)
     if isinstance(func_or_mod, tirx.PrimFunc):
         return checker.check_func(func_or_mod)
     total = BoundsResult()

@@ -2,7 +2,11 @@
 
 From below: a shape var may be 0 (an empty tensor is a valid input) unless the function
 itself says otherwise, in an ``assert`` or ``T.assume`` it makes before anything else (the
-code after it only runs where it holds). From above: a parameter buffer must be addressable.
+code after it only runs where it holds). From above: a parameter buffer must be addressable,
+and so must every buffer of ``also``: a check of a transformed function passes the buffers
+the *original* declares (``declared_buffers``: parameters and intermediates), since the
+original cannot run where its own intermediate is too large to index, while a buffer the
+transformation added must not shrink the domain it is checked over.
 Indexed with int32, it holds at most 2**31 - 1 elements; indexed with int64, at most
 ``ADDRESS_BYTES`` bytes (48-bit user virtual addresses: x86-64 and AArch64 with 4-level page
 tables), so an int64-indexed buffer may hold far more than 2**31 elements.
@@ -10,6 +14,7 @@ tables), so an int64-indexed buffer may hold far more than 2**31 elements.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from passcheck.tir.analysis.concrete import dtype_of, int_info, is_int, key
@@ -103,16 +108,28 @@ def _asserted_range(func: Any) -> dict[int, tuple[int | None, int | None]]:
     return out
 
 
-def shape_var_limits(func: Any) -> dict[int, tuple[int, int]]:
+def declared_buffers(func: Any) -> list[Any]:
+    """The buffers ``func`` declares: its parameters and the buffers its blocks allocate."""
+    import tvm_ffi
+    from tvm import s_tir
+
+    out = [p for p in func.params if is_buffer(p)]
+
+    def on_block(b: Any) -> None:
+        out.extend(b.alloc_buffers)
+
+    tvm_ffi.structural_walk(func.body, [((s_tir.SBlock,), on_block)])
+    return out
+
+
+def shape_var_limits(func: Any, also: Sequence[Any] = ()) -> dict[int, tuple[int, int]]:
     """The range ``(lo, hi)`` of each shape var (module docstring): ``hi`` is the most
-    elements of every parameter buffer it sizes alone (divided by the buffer's constant dims),
-    ``lo`` is 0 unless the leading assertions say more."""
+    elements of every parameter buffer, and buffer of ``also``, it sizes alone (divided by
+    the buffer's constant dims), ``lo`` is 0 unless the leading assertions say more."""
 
     highs: dict[int, int] = {}
     found: dict[int, Any] = {}
-    for p in func.params:
-        if not is_buffer(p):
-            continue
+    for p in [*(p for p in func.params if is_buffer(p)), *also]:
         dims = list(p.shape)
         for d in dims:
             free_vars(d, found)
