@@ -60,6 +60,11 @@ def test_merge_of_a_loop_with_itself_segfaults() -> None:
     own = ScheduleExample(PrimFuncSpec("elementwise", (3,), (("depth", 1),), "int32"),
                           (Step("merge", "ew0", (0,), (("other", "ew0"),)),), prefix=0)
     assert "SIGSEGV" in engine_recognises("merge", RAISES, own, "test_merge_of_a_loop_with_itself_segfaults")
+    # And (the same campaign, rerun): the same two blocks merged twice; the first merge left them
+    # one loop nest, so the second merges that loop with itself.
+    twice = ScheduleExample(PrimFuncSpec("elementwise", (3,), (("depth", 2),), "int32"), (
+        Step("merge", "ew0", (0,), (("other", "ew1"),)), Step("merge", "ew0", (0,), (("other", "ew1"),))), prefix=1)
+    assert "SIGSEGV" in engine_recognises("merge", RAISES, twice, "test_merge_of_a_loop_with_itself_segfaults")
 
 
 def test_cache_index_after_fusing_unit_loops_segfaults() -> None:

@@ -145,6 +145,14 @@ def test_pad_einsum_after_compute_at_stores_out_of_bounds() -> None:
                                 Step("pad_einsum", "matmul", (), (("padding", (2, 1, 2)),))), prefix=1)
     msg = known_violation(G.bounds_safe_z3, example_case("pad_einsum", ex))
     assert "store post[" in msg and "outside [0, n)" not in msg, msg
+    # The same through write_at (found by `schedule --target cuda:sm_90`, after an rfactor): its
+    # write-back block sits in the row loop pad_einsum pads from 7 to 8 rows, and copies row 7
+    # of the padded buffer into the 7-row output.
+    spec = PrimFuncSpec("elementwise", (7, 7), (("depth", 1),), "int32")
+    case = case_of("pad_einsum", spec, Step("write_at", "ew0", (0,), (("buffer", 0), ("scope", "global"))),
+                   Step("pad_einsum", "ew0", (), (("padding", (2, 1)),)), prefix=1)
+    msg = known_violation(G.bounds_safe_z3, case)
+    assert "store ew0[i0, ax1] (shape [7, 7]): index 0 evaluates to 7, outside [0, 7), at i0=7" in msg, msg
 
 
 def test_cache_read_of_a_blockized_padding_copies_the_unguarded_region() -> None:

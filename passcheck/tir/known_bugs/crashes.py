@@ -10,11 +10,15 @@ RAISES = ("transformation_does_not_raise",)
 bug(FILE, "test_loop_partition_segfaults_on_a_loop_with_two_blocks",
     "loop_partition of a loop holding two blocks (after reverse_compute_at or compute_at): SIGSEGV",
     ("loop_partition", SCHEDULE), RAISES, CRASHED, ir=calls("reverse_compute_at|compute_at", "loop_partition"))
+# The routes to one loop merged with itself: two blocks moved into one nest by compute_at, the
+# same two blocks merged a second time, a block's loop merged with its own.
+_MERGE = r"\bmerge\('([^']+)', loops=\[\d+\], other='"
 bug(FILE, "test_merge_of_a_loop_with_itself_segfaults",
-    "merge of a loop with itself (two blocks moved into one nest, then their loops merged; or a "
-    "block's loop merged with itself): SIGSEGV",
+    "merge of a loop with itself (two blocks moved into one nest by compute_at, or by a first merge, then their "
+    "loops merged; or a block's loop merged with itself): SIGSEGV",
     ("merge", SCHEDULE), RAISES, CRASHED,
-    ir=f"(?:{calls('reverse_compute_at|compute_at', 'merge')})|\\bmerge\\('([^']+)', loops=\\[\\d+\\], other='\\1'\\)")
+    ir=f"(?:{calls('reverse_compute_at|compute_at', 'merge')})|{_MERGE}\\1'\\)"
+       f"|{_MERGE}([^']+)'\\).*\\bmerge\\('(?:\\2', loops=\\[\\d+\\], other='\\3|\\3', loops=\\[\\d+\\], other='\\2)'\\)")
 bug(FILE, "test_cache_index_after_fusing_unit_loops_segfaults",
     "cache_index after fusing unit loops: SIGSEGV",
     ("cache_index", SCHEDULE), RAISES, CRASHED, ir=calls("fuse", "cache_index"))
