@@ -64,3 +64,31 @@ register_known_bug(KnownBug(
     properties=("builds_for_gpu",),
     message=r"Need constant extent for reduce set",
 ))
+register_known_bug(KnownBug(
+    name="test_cuda_codegen_writes_an_8_lane_broadcast_with_eight_arguments",
+    repro="tests/gpu/test_tvm_bugs_gpu_codegen.py",
+    note="an 8-lane vector of 32-bit values with a broadcast in it (a constant, or an index the same for every "
+         "lane): the CUDA codegen packs it into a (u)longlong4 but writes make_(u)longlong4 with eight "
+         "arguments, which NVRTC rejects",
+    properties=("builds_for_gpu",),
+    message=r"too many arguments in function call;.*\bvectorize\(",
+))
+register_known_bug(KnownBug(
+    name="test_cuda_codegen_has_no_type_for_a_float_vector_of_5_12_or_16_lanes",
+    repro="tests/gpu/test_tvm_bugs_gpu_codegen.py",
+    note="vectorize accepts a loop of any extent, and the CUDA codegen has no C type for float32 vectors of 5, 12 "
+         "or 16 lanes: the build fails an internal check instead of vectorize refusing or the lanes being split",
+    properties=("builds_for_gpu",),
+    message=r"(?:Cannot convert type T\.\w+ to CUDA type|only support even lane for \w+ type with lanes > 4)"
+            r".*\bvectorize\(",
+))
+register_known_bug(KnownBug(
+    name="test_pad_einsum_pads_an_int32_buffer_past_the_largest_size",
+    repro="tests/gpu/test_tvm_bugs_gpu_codegen.py",
+    note="pad_einsum keeps int32 indices for the padded buffers it adds: for an input that int32 indexes (n * 12 "
+         "elements), the padded copy holds up to 2**31 + 23, its size and flattened index wrap negative in the GPU "
+         "kernel",
+    properties=("gpu_bounds_safe_z3",),
+    # a witness against a buffer whose size wrapped negative, in a schedule that pads
+    message=r"accesses memory out of bounds:\n  [^\n]*outside \[0, -\d+\).*\bpad_einsum\(",
+))
