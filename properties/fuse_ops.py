@@ -92,13 +92,13 @@ def widened_intermediates(main) -> list[str]:  # noqa: ANN001
     computes in float32 inside a kernel (the places where fusion may change rounding)."""
     from tvm import relax
 
-    produced: dict = {}
+    produced: set = set()
     for block in main.body.blocks:
         for b in block.bindings:
             if isinstance(b.value, relax.Call) and getattr(b.value.op, "name", "") == "relax.call_tir":
-                produced[b.var] = b.var.name
+                produced.add(b.var)
             elif isinstance(b.value, relax.TupleGetItem) and b.value.tuple_value in produced:
-                produced[b.var] = b.var.name
+                produced.add(b.var)
     found = []
     for call in _calls(main):
         if getattr(call.op, "name", "") != "relax.call_tir":
@@ -106,7 +106,7 @@ def widened_intermediates(main) -> list[str]:  # noqa: ANN001
         for arg in call.args[1].fields if isinstance(call.args[1], relax.Tuple) else [call.args[1]]:
             dtypes = [getattr(s, "dtype", "") for s in _tensor_types(arg.ty)]
             if arg in produced and any(str(d).startswith(WIDENED_IN_KERNELS) for d in dtypes):
-                found.append(produced[arg])
+                found.append(arg.name)
     return found
 
 
