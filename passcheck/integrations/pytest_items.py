@@ -56,7 +56,7 @@ def property_names(subject: str, **kwargs: Any) -> list[str]:
 def failure_text(result: Any, prop: str) -> str | None:
     """What a failed test item shows, or None when ``prop`` has no finding."""
     f = next((f for f in result.findings if f.property == prop), None)
-    if f is None or (f.known_bug and result.config.ignore_known):
+    if f is None or (f.known_bug and not result.config.strict_known):
         return None
     s = result.stats[prop]
     lines = [f"passcheck {result.subject_name} / {prop} ({f.kind}) on {result.examples} examples "
