@@ -119,3 +119,13 @@ def test_the_installed_wheel_is_named_in_the_reports(tmp_path: Path) -> None:
     assert proc.returncode in (0, 1), proc.stdout + proc.stderr
     assert f"TVM {tvm.__version__} (" in proc.stdout
     assert json.loads(report.read_text())["tvm"]["version"] == tvm.__version__
+
+
+def test_the_readme_names_the_dependencies_a_source_build_installs_by_hand() -> None:
+    """`pip install --no-deps passcheck` plus "the rest": the README's list is pyproject's, TVM and
+    its FFI left out."""
+    deps = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+    rest = sorted(d for d in deps if not d.startswith("apache-tvm"))
+    readme = (ROOT / "README.md").read_text()
+    line = next(x for x in readme.splitlines() if x.startswith("pip install \"hypothesis"))
+    assert sorted(re.findall(r'"([^"]+)"', line)) == rest, line
