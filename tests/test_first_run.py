@@ -145,3 +145,13 @@ def test_shrinking_skips_known_bugs_shares_examples_and_runs_hunts_at_once(tmp_p
     assert a.shrunk and b.shrunk and a.example == b.example and len(a.example.nodes) >= 3
     assert len(found["toy_single_op"].example.nodes) == 1
     assert result.ok is False and [f.property for f in result.new_findings] == list(names[:3])
+
+
+def test_pytest_items_of_a_known_bug_are_xfail(tmp_path: Path) -> None:
+    module = _meshgrid_module(tmp_path / "meshgrid.py")
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-v", "-rx", "--passcheck", "FuseOps",
+                           "--passcheck-corpus", str(module), "--passcheck-examples", "0", "--passcheck-findings",
+                           str(tmp_path / "f")], cwd=tmp_path, capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    assert "passcheck::FuseOps::pass_does_not_raise XFAIL" in proc.stdout, proc.stdout[-3000:]
+    assert f"known TVM bug ({BUG})" in proc.stdout
