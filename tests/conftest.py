@@ -1,4 +1,5 @@
-"""Seeded draws in tests repeat whatever ran before them.
+"""Seeded draws in tests repeat whatever ran before them, and tests run side by side
+(``pytest -n auto``), each in a folder of its own (``_own_working_directory`` below).
 
 Several tests draw with their own ``@given`` and ``@seed`` and assert on what came out (shares
 of an op, a crash at a given example). Hypothesis mixes constants from every local module
