@@ -38,7 +38,10 @@ def shrink(plan: Plan, evaluate: Any, record: Record, progress: Progress | None 
     if not groups:
         return {}
     jobs = max(1, getattr(evaluate, "jobs", 1))
-    budget = max(15.0, plan.config.shrink_seconds / -(-len(groups) // jobs))
+    # the stage's time, shared by the groups that run one after another on the pool: two thirds
+    # for Hypothesis's hunt, one third for the simplifications
+    share = plan.config.shrink_seconds / -(-len(groups) // jobs)
+    budget, simplify_s = max(10.0, 2 * share / 3), max(5.0, share / 3)
     counter = _Counter(progress)
 
     def one(group: Group) -> dict[Slot, Failure]:
@@ -47,7 +50,7 @@ def shrink(plan: Plan, evaluate: Any, record: Record, progress: Progress | None 
         if round_no >= 0:  # else an explicit example (a saved failure, shrunk when it was saved)
             found = _hunt(plan, evaluate, record, kinds, group, record.rounds[round_no], index, budget, counter)
         start = found or record.first_fail[group[0]]
-        simpler = _simplify(plan, evaluate, record, kinds, group, start, budget / 2)
+        simpler = _simplify(plan, evaluate, record, kinds, group, start, simplify_s)
         example = simpler[0]
         if _size(example) >= _size(record.first_fail[group[0]][0]) and found is None:
             return {}  # nothing smaller than the first failure
@@ -158,7 +161,7 @@ def _simplify(plan: Plan, evaluate: Any, record: Record, kinds: dict[Slot, Kind]
     example, res = start[0], start[-1]
     results = {n: res for n in group}
     fails = _fails_all(record, kinds, group)
-    deadline = time.perf_counter() + max(5.0, seconds)
+    deadline = time.perf_counter() + seconds
     chunk = max(1, getattr(evaluate, "jobs", 1))
     improved = True
     while improved and time.perf_counter() < deadline:
