@@ -42,7 +42,7 @@ def shrink(plan: Plan, evaluate: Any, record: Record, progress: Progress | None 
     # for Hypothesis's hunt, one third for the simplifications
     share = plan.config.shrink_seconds / -(-len(groups) // jobs)
     budget, simplify_s = max(10.0, 2 * share / 3), max(5.0, share / 3)
-    counter = _Counter(progress)
+    counter = _Counter(progress, len(kinds))
 
     def one(group: Group) -> dict[Slot, Failure]:
         round_no, index = record.first_call[group[0]]
@@ -79,14 +79,14 @@ def _size(example: Any) -> int:
 class _Counter:
     """Candidates tried by every hunt together, for the progress bar (hunts run in threads)."""
 
-    def __init__(self, progress: Progress | None) -> None:
-        self.progress, self.calls, self.lock = progress, 0, threading.Lock()
+    def __init__(self, progress: Progress | None, findings: int) -> None:
+        self.progress, self.findings, self.calls, self.lock = progress, findings, 0, threading.Lock()
 
     def tick(self) -> None:
         with self.lock:
             self.calls += 1
             if self.progress:
-                self.progress("shrink", self.calls, 0, 0)
+                self.progress("shrink", self.calls, 0, self.findings)
 
 
 def _same_failure(record: Record, example: Any, res: ExampleResult, slot: Slot, kind: Kind) -> bool:
