@@ -59,6 +59,9 @@ def test_buggy_impl_exits_1_with_json_report(tmp_path: Path) -> None:
         assert key in report, key
     assert report["pass"] == "FoldConstant"
     assert report["impl"] == spec
+    import tvm
+
+    assert report["tvm"]["version"] == tvm.__version__ and f"on TVM {tvm.__version__} (commit" in out
     assert report["seed"] == 0
     assert report["examples"] == 15
     assert isinstance(report["duration_s"], (int, float)) and report["duration_s"] > 0

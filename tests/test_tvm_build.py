@@ -110,17 +110,6 @@ def test_a_source_build_of_the_line_runs_and_is_named_everywhere(tmp_path: Path)
     assert shown in reports["html"].read_text()
 
 
-def test_the_installed_wheel_is_named_in_the_reports(tmp_path: Path) -> None:
-    import tvm
-
-    report = tmp_path / "r.json"
-    proc = _passcheck(["FoldConstant", "--examples", "3", "--no-progress", "--no-db", "--jobs", "1", "--report",
-                       f"json:{report}"], tmp_path)
-    assert proc.returncode in (0, 1), proc.stdout + proc.stderr
-    assert f"TVM {tvm.__version__} (" in proc.stdout
-    assert json.loads(report.read_text())["tvm"]["version"] == tvm.__version__
-
-
 def test_the_readme_names_the_dependencies_a_source_build_installs_by_hand() -> None:
     """`pip install --no-deps passcheck` plus "the rest": the README's list is pyproject's, TVM and
     its FFI left out."""
