@@ -125,10 +125,10 @@ def test_shrinking_skips_known_bugs_shares_examples_and_runs_hunts_at_once(tmp_p
     both_started = threading.Barrier(2, timeout=120)  # broken unless the two hunts run at once
     real = shrink_module._hunt
 
-    def hunt(plan: Any, evaluate: Any, record: Any, kinds: Any, group: Any, *args: Any) -> Any:
+    def hunt(plan: Any, evaluate: Any, record: Any, kinds: Any, groups: Any, group: Any, *args: Any) -> Any:
         hunted.append(tuple(s.prop for s in group))
         both_started.wait()
-        return real(plan, evaluate, record, kinds, group, *args)
+        return real(plan, evaluate, record, kinds, groups, group, *args)
 
     monkeypatch.setattr(shrink_module, "_hunt", hunt)
     names = ("toy_three_ops_a", "toy_three_ops_b", "toy_single_op", "toy_known")

@@ -28,6 +28,7 @@ from passcheck.core.outcome import ExampleResult, Outcome, Verdict
 Failure = tuple[Any, Outcome, ExampleResult]
 Kind = tuple[Verdict, str | None]  # the verdict of a kept failure and the known TVM bug it matches
 Group = tuple[Slot, ...]  # the failures one example showed first: shrunk together
+Found = tuple[Any, ExampleResult]  # an example that fails every slot of a group the same way
 
 
 def shrink(plan: Plan, evaluate: Any, record: Record, progress: Progress | None = None) -> dict[Slot, Failure]:
@@ -44,23 +45,31 @@ def shrink(plan: Plan, evaluate: Any, record: Record, progress: Progress | None 
     budget, simplify_s = max(10.0, 2 * share / 3), max(5.0, share / 3)
     counter = _Counter(progress, len(kinds))
 
-    def one(group: Group) -> dict[Slot, Failure]:
+    def hunt(group: Group) -> dict[Group, Found]:
         round_no, index = record.first_call[group[0]]
-        found = None
-        if round_no >= 0:  # else an explicit example (a saved failure, shrunk when it was saved)
-            found = _hunt(plan, evaluate, record, kinds, group, record.rounds[round_no], index, budget, counter)
-        start = found or record.first_fail[group[0]]
-        simpler = _simplify(plan, evaluate, record, kinds, group, start, simplify_s)
-        example = simpler[0]
-        if _size(example) >= _size(record.first_fail[group[0]][0]) and found is None:
+        if round_no < 0:  # an explicit example (a saved failure, shrunk when it was saved)
+            return {}
+        return _hunt(plan, evaluate, record, kinds, groups, group, record.rounds[round_no], index, budget, counter)
+
+    def simplify(group: Group) -> dict[Slot, Failure]:
+        found = hunted.get(group)
+        first, _, first_res = record.first_fail[group[0]]
+        example, res = _simplify(plan, evaluate, record, kinds, group, found or (first, first_res), simplify_s)
+        if found is None and _size(example) >= _size(first):
             return {}  # nothing smaller than the first failure
-        return {n: (example, simpler[1][n].outcomes[n.prop], simpler[1][n]) for n in group}
+        return {n: (example, res.outcomes[n.prop], res) for n in group}
 
     with seed_only(), ThreadPoolExecutor(min(jobs, len(groups)), thread_name_prefix="passcheck-shrink") as ex:
-        results = list(ex.map(one, groups))
-    best: dict[Slot, Failure] = {}
-    for found in results:
-        best.update(found)
+        # each hunt keeps the smallest example it met for every group, its own and the others'
+        # (a smaller one failing a group the same way is a better start for it), merged in order
+        hunted: dict[Group, Found] = {}
+        for found in ex.map(hunt, groups):
+            for g, (example, res) in found.items():
+                if g not in hunted or _size(example) < _size(hunted[g][0]):
+                    hunted[g] = (example, res)
+        best: dict[Slot, Failure] = {}
+        for simpler in ex.map(simplify, groups):
+            best.update(simpler)
     return best
 
 
@@ -103,19 +112,20 @@ def _fails_all(record: Record, kinds: dict[Slot, Kind], group: Group) -> Callabl
     return lambda example, res: all(_same_failure(record, example, res, n, kinds[n]) for n in group)
 
 
-def _hunt(plan: Plan, evaluate: Any, record: Record, kinds: dict[Slot, Kind], group: Group,
-          round_: tuple[int, int], index: int, budget: float, counter: _Counter) -> tuple[Any, ExampleResult] | None:
+def _hunt(plan: Plan, evaluate: Any, record: Record, kinds: dict[Slot, Kind], groups: list[Group], group: Group,
+          round_: tuple[int, int], index: int, budget: float, counter: _Counter) -> dict[Group, Found]:
     """Regenerate the explore run's stream (same seed, same settings, a body that never
     rejects) up to the draw where ``group`` first failed, evaluating nothing before it, then let
-    Hypothesis shrink it while every failure of the group reproduces; the smallest such example.
+    Hypothesis shrink it while every failure of the group reproduces. The smallest example seen
+    failing each group (of ``groups``) the same way, this one's and the others'.
 
     One hunt per example, because Hypothesis stops generating soon after the first bug it
     finds: a failure first seen late would never be reached in a shared hunt."""
-    best: list[tuple[Any, ExampleResult]] = []
+    best: dict[Group, Found] = {}
     started: list[float] = []
     calls = [0]
     seed_value, max_examples = round_
-    fails = _fails_all(record, kinds, group)
+    fails = {g: _fails_all(record, kinds, g) for g in groups}
 
     class TargetFailed(Exception):
         pass
@@ -138,9 +148,10 @@ def _hunt(plan: Plan, evaluate: Any, record: Record, kinds: dict[Slot, Kind], gr
             return  # the stream diverged from the explore run: the failure will not come back
         res = evaluate(example)
         counter.tick()
-        if fails(example, res):
-            if not best or _size(example) <= _size(best[0][0]):
-                best[:] = [(example, res)]
+        for g in groups:
+            if fails[g](example, res) and (g not in best or _size(example) <= _size(best[g][0])):
+                best[g] = (example, res)
+        if fails[group](example, res):
             if not started:
                 started.append(time.perf_counter())
             raise TargetFailed()
@@ -150,16 +161,15 @@ def _hunt(plan: Plan, evaluate: Any, record: Record, kinds: dict[Slot, Kind], gr
     except BaseException as e:  # noqa: BLE001 - Hypothesis re-raises our TargetFailed; BudgetSpent
         if isinstance(e, KeyboardInterrupt):
             raise
-    return best[0] if best else None
+    return best
 
 
 def _simplify(plan: Plan, evaluate: Any, record: Record, kinds: dict[Slot, Kind], group: Group,
-              start: tuple[Any, Any], seconds: float) -> tuple[Any, dict[Slot, ExampleResult]]:
+              start: Found, seconds: float) -> Found:
     """Try the subject's smaller variants of the minimal example (e.g. a graph without one of
     its ops), as many at once as there are workers, and keep the first (in the subject's order,
     so the result is the same for any number of workers) that still fails the same way."""
-    example, res = start[0], start[-1]
-    results = {n: res for n in group}
+    example, res = start
     fails = _fails_all(record, kinds, group)
     deadline = time.perf_counter() + seconds
     chunk = max(1, getattr(evaluate, "jobs", 1))
@@ -174,10 +184,10 @@ def _simplify(plan: Plan, evaluate: Any, record: Record, kinds: dict[Slot, Kind]
             answers = _evaluate_all(evaluate, batch)
             hit = next(((c, r) for c, r in zip(batch, answers) if r.rejected is None and fails(c, r)), None)
             if hit is not None:
-                example, results = hit[0], {n: hit[1] for n in group}
+                example, res = hit
                 improved = True
                 break
-    return example, results
+    return example, res
 
 
 def _evaluate_all(evaluate: Any, examples: list[Any]) -> list[ExampleResult]:
