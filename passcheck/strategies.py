@@ -29,7 +29,7 @@ def relax_graph_specs(ops: Iterable[str] | None = None, dtypes: Iterable[str] = 
                       symbolic: bool = False, max_ops: int = 6) -> st.SearchStrategy[Any]:
     """Plain-data Relax graphs (``GraphSpec``: ops, shapes, attributes, seeds) over the op
     vocabulary (``passcheck list --ops``); ``relax_graphs`` builds them."""
-    from passcheck.relax.graphs import GraphBias
+    from passcheck.relax.graphs import OTHER_DTYPES, GraphBias
     from passcheck.relax.graphs import relax_graphs as _graphs
     from passcheck.relax.ops import op_registry
 
@@ -38,22 +38,29 @@ def relax_graph_specs(ops: Iterable[str] | None = None, dtypes: Iterable[str] = 
     unknown = sorted(set(wanted) - set(known))
     if unknown:
         raise ValueError(f"unknown op(s) {', '.join(unknown)}; `passcheck list --ops` shows the vocabulary")
-    dts = set(dtypes)
-    if not dts or dts - {"float32", "float16"}:
-        raise ValueError(f"dtypes must be float32 and/or float16, not {sorted(dts)}")
+    every = ("float32", "float16", *OTHER_DTYPES)  # what passcheck's own runs draw
+    dts = tuple(d for d in every if d in set(dtypes))
+    if not dts or set(dtypes) - set(every):
+        raise ValueError(f"dtypes must be some of {', '.join(every)}, not {sorted(set(dtypes))}")
+    registry = op_registry()
+    for d in dts:
+        if not any(registry[n].accepts(d) for n in wanted):
+            raise ValueError(f"no op of {sorted(wanted)} takes {d}: add one that does (`passcheck list --ops` "
+                             "shows each op's dtypes) or leave the dtype out")
     if max_ops < 1:
         raise ValueError("max_ops must be at least 1")
-    float16 = 0.0 if "float16" not in dts else 1.0 if "float32" not in dts else 0.5
     bias = GraphBias(op_weights=tuple((n, 1.0 if n in wanted else 0.0) for n in known), max_nodes=max_ops,
-                     min_nodes=1, symbolic=0.5 if symbolic else 0.0, float16=float16)
+                     min_nodes=1, symbolic=0.5 if symbolic else 0.0, other_dtypes=0.0, dtypes=dts)
     return _graphs(bias)
 
 
 def relax_graphs(ops: Iterable[str] | None = None, dtypes: Iterable[str] = ("float32",), symbolic: bool = False,
                  max_ops: int = 6) -> st.SearchStrategy[Any]:
     """Relax ``IRModule``s with one function ``main`` in a dataflow block: DAGs of up to
-    ``max_ops`` ops drawn among ``ops`` (default: every op passcheck knows), in one of ``dtypes``
-    (float32, float16), with a symbolic leading dim when ``symbolic``."""
+    ``max_ops`` ops drawn among ``ops`` (default: every op passcheck knows), the first input of
+    one of ``dtypes`` (float32, float16, float64, bfloat16, int8, int16, int32, int64, uint8,
+    bool: the ten passcheck's own runs draw; an op may compute another, e.g. a comparison's
+    bool), with a symbolic leading dim when ``symbolic``."""
     from passcheck.relax.build import build_module
 
     return relax_graph_specs(ops, dtypes, symbolic, max_ops).map(build_module)

@@ -1,5 +1,6 @@
 """For the kept repros: the known-bug registry must recognise each one's finding as produced
-by the real engine (a worker process: a repro may corrupt memory)."""
+by the real engine (a worker process: a repro may corrupt memory), and the example a test
+checks must be the one passcheck ships (``passcheck known show NAME``, ``--check``)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 from passcheck.core.engine.evaluate import Evaluator
 from passcheck.core.engine.plan import plan
 from passcheck.core.engine.results import RunConfig
-from passcheck.core.known import recognise_example
+from passcheck.core.known import Repro, load_repros, recognise_example
 
 
 def assert_recognised(subject: str, prop: str, example: Any, bug: str, ir: str = "relax") -> None:
@@ -19,3 +20,14 @@ def assert_recognised(subject: str, prop: str, example: Any, bug: str, ir: str =
     assert outcome.verdict.finding, outcome
     found = recognise_example(p.subject, prop, example, outcome.message, res.input_script, res.output_script)
     assert found is not None and found.name == bug, (found, outcome.message[:300])
+    assert_shipped(bug, p.subject.name, prop, example, p.subject.ir)
+
+
+def assert_shipped(bug: str, subject: str, prop: str, example: Any, ir: str) -> None:
+    """``example`` failing ``prop`` under ``subject`` is a kept repro of ``bug`` that passcheck
+    ships: the tests and ``passcheck known --check`` run the same examples."""
+    shipped = load_repros().get(bug, [])
+    assert Repro(bug, subject, prop, example, ir) in shipped, (
+        f"{bug}: this example is not among the {len(shipped)} shipped repros; add it to the module for its kind "
+        f"under passcheck/{ir}/known_bugs/repros/: keep_repro({bug!r}, {subject!r}, {prop!r}, <the example>"
+        + (', ir="tir")' if ir == "tir" else ")"))

@@ -59,6 +59,9 @@ def test_buggy_impl_exits_1_with_json_report(tmp_path: Path) -> None:
         assert key in report, key
     assert report["pass"] == "FoldConstant"
     assert report["impl"] == spec
+    import tvm
+
+    assert report["tvm"]["version"] == tvm.__version__ and f"on TVM {tvm.__version__} (commit" in out
     assert report["seed"] == 0
     assert report["examples"] == 15
     assert isinstance(report["duration_s"], (int, float)) and report["duration_s"] > 0
@@ -73,7 +76,8 @@ def test_buggy_impl_exits_1_with_json_report(tmp_path: Path) -> None:
     props = report["properties"]
     assert set(props) >= {"pass_does_not_raise", "semantics_preserved", "no_constant_only_calls"}
     for name, counts in props.items():
-        assert set(counts) == {"held", "violated", "discarded", "unknown", "violation_kinds", "drift", "drift_kinds"}
+        assert set(counts) == {"held", "violated", "known", "discarded", "unknown", "violation_kinds", "drift",
+                               "drift_kinds"}
         assert counts["held"] + counts["violated"] + counts["discarded"] == 15, (name, counts)
         assert sum(k["examples"] for k in counts["violation_kinds"]) == counts["violated"]
     assert props["pass_does_not_raise"]["violated"] >= 1
@@ -176,8 +180,8 @@ def test_user_property_file_runs_and_is_reported(tmp_path: Path) -> None:
     assert code == 0, out
     assert all(f["known_bug"] for f in report["findings"]), report["findings"]
     counts = report["properties"]["fold_never_adds_bindings"]
-    assert counts == {"held": 15, "violated": 0, "discarded": 0, "unknown": 0, "violation_kinds": [], "drift": 0,
-                      "drift_kinds": []}
+    assert counts == {"held": 15, "violated": 0, "known": 0, "discarded": 0, "unknown": 0, "violation_kinds": [],
+                      "drift": 0, "drift_kinds": []}
     assert "fold_never_adds_bindings" in out
     assert "no_constant_only_calls" in report["properties"]  # the shipped ones still run
 
@@ -274,12 +278,15 @@ def test_findings_quoting_ir_keep_their_brackets() -> None:
                       also_failing=("a[b]",))
     known = Finding("well_formed_before_after", Verdict.ILL_FORMED, "T.Buffer[(n,)]", None, repro="r.py",
                     known_bug="test_[bug]")
-    result = RunResult(RunConfig(subject="split"), "split", [], {}, [finding, known], examples=1, duration_s=0.1)
-    out = io.StringIO()
-    render_table(result, Console(file=out, width=200))
-    text = out.getvalue()
-    assert msg in text and "a[b]" in text and "dir/[x]/repro.py" in text
-    assert "kept repro: test_[bug]" in text and "T.Buffer[(n,)]" in text
+    for strict in (False, True):  # a known bug is listed once at the end; with --strict-known, as a finding
+        result = RunResult(RunConfig(subject="split", strict_known=strict), "split", [], {}, [finding, known],
+                           examples=1, duration_s=0.1)
+        out = io.StringIO()
+        render_table(result, Console(file=out, width=200))
+        text = out.getvalue()
+        assert msg in text and "a[b]" in text and "dir/[x]/repro.py" in text
+        assert "test_[bug]" in text
+        assert ("kept repro: test_[bug]" in text and "T.Buffer[(n,)]" in text) == strict
 
 
 def test_violations_of_one_cause_count_as_one_kind() -> None:

@@ -44,8 +44,8 @@ def test_cli_writes_both_reports_and_the_junit_validates(tmp_path: Path) -> None
     assert "held 1," in cases["well_formed"].find("system-out").text
 
 
-def _result(ignore_known: bool) -> RunResult:
-    cfg = RunConfig(subject="FoldConstant", ignore_known=ignore_known)
+def _result(strict_known: bool) -> RunResult:
+    cfg = RunConfig(subject="FoldConstant", strict_known=strict_known)
     stats = {"pass_does_not_raise": PropertyStats(held=3), "semantics_preserved": PropertyStats(held=1, violated=2),
              "fold_is_idempotent": PropertyStats(discarded=3, unknown=1)}
     bad = Finding("semantics_preserved", Verdict.VIOLATION, "wrong numbers\x01: output 0\nsecond line", None,
@@ -54,15 +54,15 @@ def _result(ignore_known: bool) -> RunResult:
 
 
 def test_known_bugs_and_all_discarded_properties(tmp_path: Path) -> None:
-    for ignore in (False, True):
-        path = write_report(_result(ignore), f"junit:{tmp_path}/{ignore}.xml")
+    for strict in (False, True):
+        path = write_report(_result(strict), f"junit:{tmp_path}/{strict}.xml")
         SCHEMA.validate(str(path))
         suite = ET.parse(path).getroot().find("testsuite")
         cases = {c.get("name"): c for c in suite.findall("testcase")}
         skipped = cases["fold_is_idempotent"].find("skipped")
         assert skipped is not None and "1 unknown" in skipped.get("message")
         known = cases["semantics_preserved"]
-        if ignore:  # --ignore-known: not a failure of the run, so not a failed test either
+        if not strict:  # a known bug is no failure of the run (pytest's xfail), so no failed test either
             assert known.find("failure") is None and "test_kept_repro" in known.find("skipped").get("message")
             assert suite.get("failures") == "0" and suite.get("skipped") == "2"
         else:

@@ -4,17 +4,30 @@ Every TVM bug passcheck found is kept as a repro under ``tests/`` (an expected f
 test fails on purpose once TVM fixes it). Each kept repro is also declared here, by its
 family (``passcheck/relax/known_bugs/``, ``passcheck/tir/known_bugs/``), with how to
 recognise its finding: the subjects and properties it shows up under and a pattern of the
-message or of the IR. A finding that matches is reported as "known TVM bug (kept repro:
-NAME)"; it still counts, unless the run is asked to ``--ignore-known``.
+message or of the IR, and the TVM it was seen on. A finding that matches is a known TVM bug:
+as pytest's xfail, it is listed apart and does not fail the run (``--strict-known`` makes it
+fail), and it is not shrunk (its kept repro is the minimal example).
+
+The kept repros themselves ship with passcheck as plain data (``Repro``: a subject, a
+property and the example that fails it), in each family's ``known_bugs/repros/`` package,
+loaded on demand (``load_repros``): ``passcheck known show NAME`` prints one as a runnable
+script, ``passcheck known --check`` runs them all on the installed TVM and says which still
+reproduce and which are fixed. The tests under ``tests/`` check the same examples.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import re
+import sys
 from dataclasses import dataclass
 from typing import Any
 
-from passcheck.core.registry import Registry
+from passcheck.core.registry import Registry, import_submodules
+
+# The TVM the registry's bugs were found on: the PyPI wheel, which records no git commit
+# (``tvm.support.libinfo()`` has none). A bug found on another build says so in its declaration.
+SEEN_ON = "0.27.0.post1"
 
 
 @dataclass(frozen=True)
@@ -26,6 +39,11 @@ class KnownBug:
     properties: tuple[str, ...] = ()  # properties it fails; () = any property
     message: str = ""  # regex searched in the finding's message
     ir: str = ""  # regex searched in the finding's TVMScript and example (input, then output)
+    seen_on: str = SEEN_ON  # the TVM version it was found and kept on
+    seen_commit: str | None = None  # and its git commit, where the build records one
+    # When the bug does not show on every machine or every run (a CPU feature, uninitialised
+    # memory): its kept repro holding there is no sign of a fix (``known --check``: not shown).
+    shows_on: str = ""
 
     def __post_init__(self) -> None:
         if not (self.message or self.ir):
@@ -53,7 +71,7 @@ class KnownBug:
         return True
 
 
-KNOWN_BUGS: Registry[KnownBug] = Registry("known TVM bug", hint="`passcheck list --known` shows them")
+KNOWN_BUGS: Registry[KnownBug] = Registry("known TVM bug", hint="`passcheck known` lists them")
 
 
 def register_known_bug(bug: KnownBug) -> KnownBug:
@@ -72,3 +90,42 @@ def recognise_example(subject: Any, prop: str, example: Any, message: str, input
     subject's description of the example."""
     ir = "\n".join((input_script, output_script, subject.describe_example(example)))
     return recognise(subject, prop, message, ir)
+
+
+@dataclass(frozen=True)
+class Repro:
+    """A kept repro: ``example`` (plain data: it prints as Python and rebuilds from what it
+    prints) fails ``prop`` under ``subject`` (of family ``ir``) with the known bug's finding; or,
+    for a bug no example passcheck draws reaches any more, ``script``: a Python program using
+    TVM alone that exits 1 while the bug reproduces and 0 once it is fixed."""
+
+    bug: str
+    subject: str = ""
+    prop: str = ""
+    example: Any = None
+    ir: str = "relax"
+    script: str = ""
+
+
+REPROS: dict[str, list[Repro]] = {}
+
+
+def keep_repro(bug: str, subject: str, prop: str, example: Any, ir: str = "relax") -> None:
+    """Declare a shipped repro of the known bug ``bug`` (in a ``known_bugs/repros/`` module)."""
+    REPROS.setdefault(bug, []).append(Repro(bug, subject, prop, example, ir))
+
+
+def keep_script(bug: str, script: str) -> None:
+    """Declare a shipped repro of ``bug`` as a standalone TVM program (exit 1 while it reproduces)."""
+    REPROS.setdefault(bug, []).append(Repro(bug, script=script))
+
+
+def load_repros() -> dict[str, list[Repro]]:
+    """Import the ``repros`` package beside every loaded ``known_bugs`` package (passcheck's
+    families and any third party's) once; the shipped repros, by bug."""
+    for name in [m for m in list(sys.modules) if m.endswith(".known_bugs")]:
+        package = f"{name}.repros"
+        if package not in sys.modules and hasattr(sys.modules[name], "__path__") and \
+                importlib.util.find_spec(package) is not None:
+            import_submodules(package)
+    return REPROS

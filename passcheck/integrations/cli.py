@@ -67,8 +67,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="example database: failures are saved and replayed first next time (default "
                         ".passcheck/examples; redis://HOST:PORT for a shared one)")
     p.add_argument("--no-db", action="store_true", help="no example database")
+    p.add_argument("--strict-known", action="store_true",
+                   help="known TVM bugs (kept repros) fail the run too; by default they are listed apart, as "
+                        "pytest's xfail, and only new findings exit 1")
     p.add_argument("--ignore-known", action="store_true",
-                   help="exit 1 only for new findings: those matching a known TVM bug (a kept repro) still show")
+                   help="the default (known TVM bugs do not fail the run); accepted for old scripts")
     variants.add_arguments(p)
     return p
 
@@ -94,7 +97,8 @@ def _run(ns: argparse.Namespace) -> int:
     out = console()
     config = RunConfig(subject=subject, ir=ns.ir, impl=ns.impl, examples=ns.examples, seed=ns.seed,
                        properties=tuple(ns.property), property_files=tuple(ns.properties), timeout=ns.timeout,
-                       shrink_seconds=ns.shrink_time, findings_dir=ns.findings_dir, ignore_known=ns.ignore_known,
+                       shrink_seconds=ns.shrink_time, findings_dir=ns.findings_dir,
+                       strict_known=ns.strict_known,
                        options=Options(allow_special_values=ns.allow_nan, impl=ns.impl,
                                        drift_findings=ns.drift_findings, extra=extra + variants.extra(ns)),
                        jobs=ns.jobs, batch=ns.batch, database=None if ns.no_db else ns.db)
@@ -142,6 +146,12 @@ def _target_options(ns: argparse.Namespace) -> tuple[str, tuple[tuple[str, str],
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
+        if not {"-h", "--help"} & set(argv[:1] + argv[1:]):
+            # Before any command: a TVM outside the supported line gets one line, not a traceback
+            # from deep inside a family that uses an API it does not have.
+            from passcheck.core.tvm_build import require_supported
+
+            require_supported()
         if argv and argv[0] in COMMANDS:
             return COMMANDS.get(argv[0])(argv[1:])
         return _run(build_parser().parse_args(argv))

@@ -56,7 +56,7 @@ def property_names(subject: str, **kwargs: Any) -> list[str]:
 def failure_text(result: Any, prop: str) -> str | None:
     """What a failed test item shows, or None when ``prop`` has no finding."""
     f = next((f for f in result.findings if f.property == prop), None)
-    if f is None or (f.known_bug and result.config.ignore_known):
+    if f is None or (f.known_bug and not result.config.strict_known):
         return None
     s = result.stats[prop]
     lines = [f"passcheck {result.subject_name} / {prop} ({f.kind}) on {result.examples} examples "
@@ -69,6 +69,16 @@ def failure_text(result: Any, prop: str) -> str | None:
     if f.output_script:
         lines += ["", "after the pass (TVMScript):", readable(f.output_script)]
     return "\n".join(lines)
+
+
+def known_reason(result: Any, prop: str) -> str | None:
+    """Why a property whose only findings are known TVM bugs is an expected failure (pytest's
+    xfail), or None when it has none or --strict-known counts them."""
+    known = [f for f in result.findings if f.property == prop and f.known_bug]
+    if not known or result.config.strict_known:
+        return None
+    names = ", ".join(dict.fromkeys(f.known_bug for f in known))
+    return f"known TVM bug ({names}): `passcheck known show {known[0].known_bug}` prints its kept repro"
 
 
 def readable(script: str) -> str:
@@ -93,9 +103,13 @@ class PropertyItem(pytest.Item):
 
     def runtest(self) -> None:
         findings = Path(self.config.getoption("--passcheck-findings") or "passcheck-findings")
-        text = failure_text(shared_run(self.subject, findings, **self.kwargs), self.prop)
+        result = shared_run(self.subject, findings, **self.kwargs)
+        text = failure_text(result, self.prop)
         if text is not None:
             raise PasscheckFailure(text)
+        reason = known_reason(result, self.prop)
+        if reason is not None:
+            pytest.xfail(reason)
 
     def repr_failure(self, excinfo: Any, style: Any = None) -> str:
         if isinstance(excinfo.value, PasscheckFailure):
@@ -136,6 +150,9 @@ def passcheck_tests(subject: str, **kwargs: Any) -> Any:
         text = failure_text(result, passcheck_property)
         if text is not None:
             pytest.fail(text, pytrace=False)
+        reason = known_reason(result, passcheck_property)
+        if reason is not None:
+            pytest.xfail(reason)
 
     test.__name__ = f"test_passcheck_{subject}"
     return test

@@ -15,6 +15,7 @@ import sys
 from typing import Any
 
 import pytest
+from known_bug_check import assert_shipped
 
 from passcheck.core.errors import Violation
 from passcheck.core.known import KNOWN_BUGS, recognise_example
@@ -59,6 +60,7 @@ def assert_only(bug: str, subject: Any, prop: str, example: Any, message: str, i
     names = (*subject.names, *subject.groups)
     also = [b.name for b in KNOWN_BUGS.values() if b.name != bug and b.matches(names, prop, message, ir)]
     assert not also, f"{bug}'s finding also matches {also}"
+    assert_shipped(bug, subject.name, prop, example, subject.ir)
 
 
 def engine_recognises(subject: str, prop: str, example: Any, bug: str) -> str:

@@ -14,8 +14,9 @@ class FindingsError(AssertionError):
 
     def __init__(self, result: RunResult) -> None:
         self.result = result
-        lines = [f"passcheck {result.subject_name}: {len(result.findings)} finding(s) in {result.examples} examples"]
-        for f in result.findings:
+        failing = result.findings if result.config.strict_known else result.new_findings
+        lines = [f"passcheck {result.subject_name}: {len(failing)} finding(s) in {result.examples} examples"]
+        for f in failing:
             known = f" [known TVM bug, kept repro: {f.known_bug}]" if f.known_bug else ""
             lines.append(f"  {f.property} ({f.kind}){known}: {f.message}")
             lines.append(f"    repro: python {f.repro}")
@@ -26,14 +27,15 @@ def check(subject: str, *, examples: int = 100, seed: int = 0, impl: str | None 
           properties: Iterable[str] = (), property_files: Iterable[str] = (), ir: str = "relax",
           timeout: float = 60.0, shrink_seconds: float = 120.0, findings_dir: str = "passcheck-findings",
           allow_special_values: bool = False, raise_on_findings: bool = False,
-          ignore_known: bool = False, corpus: Iterable[str] = (), mutate: int = 0,
+          strict_known: bool = False, ignore_known: bool = True, corpus: Iterable[str] = (), mutate: int = 0,
           seed_models: Iterable[str] = (), drift_findings: bool = False,
           jobs: int = 0, batch: int = 16, database: str | None = None) -> RunResult:
     """Run passcheck on ``subject`` (a pass, primitive, or import spec) and return the result.
 
     With ``raise_on_findings=True`` a run with findings raises ``FindingsError`` (an
-    AssertionError, so pytest shows it as a test failure with the repro paths); with
-    ``ignore_known=True`` as well, only findings that match no known TVM bug do. ``corpus``:
+    AssertionError, so pytest shows it as a test failure with the repro paths). Findings that
+    match a known TVM bug do not count, as pytest's xfail, unless ``strict_known=True``
+    (``ignore_known``, the default since, is accepted for old callers). ``corpus``:
     files or directories of given modules, checked first (``--corpus``). ``mutate``,
     ``seed_models`` and ``drift_findings`` are ``--mutate``, ``--seed-model``, ``--drift-findings``.
     ``jobs`` worker processes (0: one per core) check ``batch`` examples at a time; ``database`` keeps
@@ -43,7 +45,8 @@ def check(subject: str, *, examples: int = 100, seed: int = 0, impl: str | None 
     extra += ((SEED_MODELS, tuple(seed_models)),) if seed_models else ()
     config = RunConfig(subject=subject, ir=ir, impl=impl, examples=examples, seed=seed,
                        properties=tuple(properties), property_files=tuple(property_files), timeout=timeout,
-                       shrink_seconds=shrink_seconds, findings_dir=findings_dir, ignore_known=ignore_known,
+                       shrink_seconds=shrink_seconds, findings_dir=findings_dir,
+                       strict_known=strict_known, ignore_known=ignore_known,
                        options=Options(allow_special_values=allow_special_values, impl=impl,
                                        drift_findings=drift_findings, extra=extra),
                        jobs=jobs, batch=batch, database=database)

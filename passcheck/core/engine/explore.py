@@ -28,7 +28,7 @@ from hypothesis.errors import HypothesisException
 from passcheck.core import timing
 from passcheck.core.draws import seed_only
 from passcheck.core.engine.plan import Plan
-from passcheck.core.engine.results import PropertyStats, message_kind
+from passcheck.core.engine.results import PropertyStats
 from passcheck.core.known import recognise_example
 from passcheck.core.outcome import ExampleResult, Outcome
 
@@ -112,32 +112,26 @@ class Record:
         for n, o in res.outcomes.items():
             self.stats[n].count(o.verdict, o.message)
             if o.verdict.finding:
-                self._keep(n, example, o, res, where)
-                self._classify_kind(n, example, o, res)
-
-    def _classify_kind(self, prop: str, example: Any, o: Outcome, res: ExampleResult) -> None:
-        """A kind of violation is recognised from its first example's IR as well as its message:
-        most kinds are never shrunk, and a known bug that needs an IR pattern cannot be told from
-        the message alone (``recognise_known`` has only the message)."""
-        stats, k = self.stats[prop], message_kind(o.message)
-        if stats.kinds.get(k) == 1 and k not in stats.known:
-            known = self.known_bug(prop, example, o, res)
-            if known is not None:
-                stats.known[k] = known
+                # Every violating example is put to the registry (from its IR as well as its
+                # message: a known bug that needs an IR pattern cannot be told from the message
+                # alone), so the table's ``known`` column counts examples, not kinds.
+                known = self.known_bug(n, example, o, res)
+                if known is not None:
+                    self.stats[n].count_known(o.message, known)
+                self._keep(n, example, o, res, where, known)
 
     def known_bug(self, prop: str, example: Any, outcome: Outcome, res: ExampleResult) -> str | None:
         return self.classify(prop, example, outcome, res) if self.classify else None
 
-    def _keep(self, prop: str, example: Any, o: Outcome, res: ExampleResult, where: Where) -> None:
+    def _keep(self, prop: str, example: Any, o: Outcome, res: ExampleResult, where: Where,
+              known: str | None) -> None:
         first, after = Slot(prop), Slot(prop, after_known=True)
         if first not in self.first_fail:
-            slot, known = first, self.known_bug(prop, example, o, res)
-        elif self.known[first] is None or after in self.first_fail:
+            slot = first
+        elif self.known[first] is None or after in self.first_fail or known is not None:
             return
         else:
-            slot, known = after, self.known_bug(prop, example, o, res)
-            if known is not None:
-                return
+            slot = after
         self.first_fail[slot] = (example, o, res)
         self.first_call[slot] = where
         self.known[slot] = known

@@ -24,6 +24,8 @@ def merge_stats(into: PropertyStats, more: PropertyStats) -> None:
         into.first_message.setdefault(kind, more.first_message.get(kind, ""))
     for kind, bug in more.known.items():
         into.known.setdefault(kind, bug)
+    for bug, n in more.known_hits.items():
+        into.known_hits[bug] = into.known_hits.get(bug, 0) + n
 
 
 def merge_results(results: list[RunResult]) -> RunResult:
@@ -34,7 +36,8 @@ def merge_results(results: list[RunResult]) -> RunResult:
     names = list(dict.fromkeys(n for r in results for n in r.properties))
     stats = {n: PropertyStats() for n in names}
     findings: dict[str, Finding] = {}
-    out = RunResult(first.config, first.subject_name, names, stats, [], subject_ir=first.subject_ir)
+    out = RunResult(first.config, first.subject_name, names, stats, [], subject_ir=first.subject_ir,
+                    tvm=dict(first.tvm))
     for r in results:
         for n, s in r.stats.items():
             merge_stats(stats[n], s)

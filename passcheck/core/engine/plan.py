@@ -16,6 +16,7 @@ from passcheck.core.engine.results import RunConfig
 from passcheck.core.errors import UsageError
 from passcheck.core.loading import load_impl
 from passcheck.core.subject import Options, Subject, resolve
+from passcheck.core.tvm_build import require_supported
 
 
 @dataclass(frozen=True)
@@ -93,7 +94,9 @@ def select_properties(config: RunConfig, subject: Subject) -> tuple[str, ...]:
 
 def plan(config: RunConfig) -> Plan:
     """Resolve ``config``: the subject, its properties, and the implementation under test
-    (loaded and checked here, so a broken one fails fast with a one-line error)."""
+    (loaded and checked here, so a broken one fails fast with a one-line error). A TVM outside
+    the supported line is refused here, before anything is drawn."""
+    require_supported()
     subject = resolve(config.subject, config.ir)
     names = select_properties(config, subject)
     explicit, draw = subject.explicit_examples(config.options)

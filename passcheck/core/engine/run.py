@@ -16,6 +16,7 @@ from passcheck.core.engine.repro import write_repros
 from passcheck.core.engine.results import Finding, RunConfig, RunResult
 from passcheck.core.engine.shrink import Failure, shrink
 from passcheck.core.known import recognise, recognise_example
+from passcheck.core.tvm_build import tvm_build
 
 
 def run(config: RunConfig, progress: Progress | None = None) -> RunResult:
@@ -33,6 +34,7 @@ def run(config: RunConfig, progress: Progress | None = None) -> RunResult:
     result.timings = dict(record.timings)
     result.coverage = {c: dict(items) for c, items in record.coverage.items()}
     result.replayed = len(replay.examples)
+    result.tvm = tvm_build().as_dict()
     recognise_known(p, result)
     replaying.record_outcome(p, replay, record.explicit_results, result.findings)
     if result.findings:

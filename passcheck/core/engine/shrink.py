@@ -1,77 +1,131 @@
-"""Stage 6, shrink: each property's first failure, made minimal.
+"""Stage 6, shrink: each new finding's first failure, made minimal.
 
-Hypothesis regenerates the explore run's examples (same seed) and shrinks the first failure of
-one property at a time; then the subject's structural simplifications (a graph without one of
-its ops) remove what shrinking the draws cannot. A time budget bounds the whole stage.
+A failure the known-bug registry recognises is not shrunk: its kept repro is the minimal
+example already (``passcheck known show NAME``). The failures one example showed first (one
+graph failing two properties) are shrunk once, together: Hypothesis regenerates the explore
+run's stream (same seed) and shrinks it while every one of them still fails the same way; then
+the subject's structural simplifications (a graph without one of its ops) remove what shrinking
+the draws cannot. The hunts of different examples run at once, each sending its candidates to
+the pool, and the simplifications of one example are tried a batch at a time, so shrinking
+keeps every worker busy. A time budget bounds the whole stage.
 """
 
 from __future__ import annotations
 
+import threading
 import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from hypothesis import Phase, given, seed
 
 from passcheck.core.draws import seed_only
-from passcheck.core.engine.explore import Evaluate, Progress, Record, Slot, hypothesis_settings
+from passcheck.core.engine.explore import Progress, Record, Slot, Where, hypothesis_settings
 from passcheck.core.engine.plan import Plan
 from passcheck.core.outcome import ExampleResult, Outcome, Verdict
 
 Failure = tuple[Any, Outcome, ExampleResult]
+Kind = tuple[Verdict, str | None]  # the verdict of a kept failure and the known TVM bug it matches
+Group = tuple[Slot, ...]  # the failures one example showed first: shrunk together
+Found = tuple[Any, ExampleResult]  # an example that fails every slot of a group the same way
 
 
-def shrink(plan: Plan, evaluate: Evaluate, record: Record, progress: Progress | None = None) -> dict[Slot, Failure]:
-    """The smallest failing example found for each failure the record kept (``Slot``)."""
-    best: dict[Slot, Failure] = {}
-    if not record.first_fail:
-        return best
+def shrink(plan: Plan, evaluate: Any, record: Record, progress: Progress | None = None) -> dict[Slot, Failure]:
+    """The smallest failing example found for each new failure the record kept (``Slot``).
+    ``evaluate``: the pool (``submit`` and ``__call__``), or any ``example -> ExampleResult``."""
     kinds = {n: (o.verdict, record.known[n]) for n, (_, o, _) in record.first_fail.items()}
-    per_target = max(15.0, plan.config.shrink_seconds / len(kinds))
-    for n in sorted(kinds, key=lambda k: record.first_call[k]):
-        if n in best:
-            continue  # already reproduced (on candidates shrunk for an earlier property)
-        round_no, index = record.first_call[n]
-        if round_no < 0:
-            continue  # an explicit example (a saved failure, already shrunk when it was saved)
-        found = _hunt(plan, evaluate, record, kinds, n, record.rounds[round_no], index, per_target, progress)
-        for k, v in found.items():
-            if k not in best or _size(v[0]) < _size(best[k][0]):
-                best[k] = v
-    start = {n: best.get(n, record.first_fail[n]) for n in kinds}
-    out = _simplify(plan, evaluate, record, kinds, start)
-    # shrunk: what Hypothesis or the simplifications made smaller than the first failure
-    return {n: f for n, f in out.items() if n in best or _size(f[0]) < _size(record.first_fail[n][0])}
+    groups = _groups(record, [n for n in kinds if kinds[n][1] is None])
+    if not groups:
+        return {}
+    jobs = max(1, getattr(evaluate, "jobs", 1))
+    # the stage's time, shared by the groups that run one after another on the pool: two thirds
+    # for Hypothesis's hunt, one third for the simplifications
+    share = plan.config.shrink_seconds / -(-len(groups) // jobs)
+    budget, simplify_s = max(10.0, 2 * share / 3), max(5.0, share / 3)
+    counter = _Counter(progress, len(kinds))
+
+    def hunt(group: Group) -> dict[Group, Found]:
+        round_no, index = record.first_call[group[0]]
+        if round_no < 0:  # an explicit example (a saved failure, shrunk when it was saved)
+            return {}
+        return _hunt(plan, evaluate, record, kinds, groups, group, record.rounds[round_no], index, budget, counter)
+
+    def simplify(group: Group) -> dict[Slot, Failure]:
+        found = hunted.get(group)
+        first, _, first_res = record.first_fail[group[0]]
+        example, res = _simplify(plan, evaluate, record, kinds, group, found or (first, first_res), simplify_s)
+        if found is None and _size(example) >= _size(first):
+            return {}  # nothing smaller than the first failure
+        return {n: (example, res.outcomes[n.prop], res) for n in group}
+
+    with seed_only(), ThreadPoolExecutor(min(jobs, len(groups)), thread_name_prefix="passcheck-shrink") as ex:
+        # each hunt keeps the smallest example it met for every group, its own and the others'
+        # (a smaller one failing a group the same way is a better start for it), merged in order
+        hunted: dict[Group, Found] = {}
+        for found in ex.map(hunt, groups):
+            for g, (example, res) in found.items():
+                if g not in hunted or _size(example) < _size(hunted[g][0]):
+                    hunted[g] = (example, res)
+        best: dict[Slot, Failure] = {}
+        for simpler in ex.map(simplify, groups):
+            best.update(simpler)
+    return best
+
+
+def _groups(record: Record, slots: list[Slot]) -> list[Group]:
+    """The slots to shrink, grouped by the example they first failed on, in draw order."""
+    by_where: dict[Where, list[Slot]] = {}
+    for n in sorted(slots, key=lambda s: record.first_call[s]):
+        by_where.setdefault(record.first_call[n], []).append(n)
+    return [tuple(g) for g in by_where.values()]
 
 
 def _size(example: Any) -> int:
     return len(repr(example))
 
 
-Kind = tuple[Verdict, str | None]  # the verdict of a kept failure and the known TVM bug it matches
+class _Counter:
+    """Candidates tried by every hunt together, for the progress bar (hunts run in threads)."""
+
+    def __init__(self, progress: Progress | None, findings: int) -> None:
+        self.progress, self.findings, self.calls, self.lock = progress, findings, 0, threading.Lock()
+
+    def tick(self) -> None:
+        with self.lock:
+            self.calls += 1
+            if self.progress:
+                self.progress("shrink", self.calls, 0, self.findings)
 
 
 def _same_failure(record: Record, example: Any, res: ExampleResult, slot: Slot, kind: Kind) -> bool:
     """A candidate reproduces a finding only if the same property fails the same way: a
     violation must not shrink into, say, an unrelated exception raised while checking, and a
-    new finding must not shrink into a known TVM bug (nor a known one into another)."""
+    new finding must not shrink into a known TVM bug."""
     o = res.outcomes.get(slot.prop)
     if o is None or o.verdict != kind[0]:
         return False
     return record.known_bug(slot.prop, example, o, res) == kind[1]
 
 
-def _hunt(plan: Plan, evaluate: Evaluate, record: Record, targets: dict[Slot, Kind], target: Slot,
-          round_: tuple[int, int], index: int, budget: float, progress: Progress | None) -> dict[Slot, Failure]:
-    """Regenerate the explore run's stream (same seed, same settings, a body that never
-    rejects) up to the draw where ``target`` first failed, evaluating nothing before it, then
-    let Hypothesis shrink it; failures of other targets seen meanwhile are kept too.
+def _fails_all(record: Record, kinds: dict[Slot, Kind], group: Group) -> Callable[[Any, ExampleResult], bool]:
+    return lambda example, res: all(_same_failure(record, example, res, n, kinds[n]) for n in group)
 
-    One hunt per property, because Hypothesis stops generating soon after the first bug it
-    finds: a property that first failed late would never be reached in a shared hunt."""
-    best: dict[Slot, Failure] = {}
+
+def _hunt(plan: Plan, evaluate: Any, record: Record, kinds: dict[Slot, Kind], groups: list[Group], group: Group,
+          round_: tuple[int, int], index: int, budget: float, counter: _Counter) -> dict[Group, Found]:
+    """Regenerate the explore run's stream (same seed, same settings, a body that never
+    rejects) up to the draw where ``group`` first failed, evaluating nothing before it, then let
+    Hypothesis shrink it while every failure of the group reproduces. The smallest example seen
+    failing each group (of ``groups``) the same way, this one's and the others'.
+
+    One hunt per example, because Hypothesis stops generating soon after the first bug it
+    finds: a failure first seen late would never be reached in a shared hunt."""
+    best: dict[Group, Found] = {}
     started: list[float] = []
     calls = [0]
     seed_value, max_examples = round_
+    fails = {g: _fails_all(record, kinds, g) for g in groups}
 
     class TargetFailed(Exception):
         pass
@@ -93,45 +147,53 @@ def _hunt(plan: Plan, evaluate: Evaluate, record: Record, targets: dict[Slot, Ki
         if not started and calls[0] > index + 1:
             return  # the stream diverged from the explore run: the failure will not come back
         res = evaluate(example)
-        for n in sorted(targets):
-            if _same_failure(record, example, res, n, targets[n]):
-                cur = best.get(n)
-                if cur is None or _size(example) <= _size(cur[0]):
-                    best[n] = (example, res.outcomes[n.prop], res)
-        if progress:
-            progress("shrink", calls[0], 0, len(best))
-        if _same_failure(record, example, res, target, targets[target]):
+        counter.tick()
+        for g in groups:
+            if fails[g](example, res) and (g not in best or _size(example) <= _size(best[g][0])):
+                best[g] = (example, res)
+        if fails[group](example, res):
             if not started:
                 started.append(time.perf_counter())
             raise TargetFailed()
 
     try:
-        with seed_only():
-            hunt()
-    except BaseException as e:  # noqa: BLE001 - Hypothesis re-raises our per-property errors; BudgetSpent
+        hunt()
+    except BaseException as e:  # noqa: BLE001 - Hypothesis re-raises our TargetFailed; BudgetSpent
         if isinstance(e, KeyboardInterrupt):
             raise
     return best
 
 
-def _simplify(plan: Plan, evaluate: Evaluate, record: Record, kinds: dict[Slot, Kind], best: dict[Slot, Failure],
-              ) -> dict[Slot, Failure]:
-    """Try the subject's smaller variants of each minimal example (e.g. a graph without one of
-    its ops) and keep any that still fails the same way."""
-    candidates = plan.subject.simplifications
-    deadline = time.perf_counter() + max(5.0, plan.config.shrink_seconds / 2)
-    out = dict(best)
-    for name, (example, outcome, res) in best.items():
-        improved = True
-        while improved and time.perf_counter() < deadline:
-            improved = False
-            for cand in candidates(example):
-                if time.perf_counter() > deadline:
-                    break
-                r = evaluate(cand)
-                if r.rejected is None and _same_failure(record, cand, r, name, kinds[name]):
-                    example, outcome, res = cand, r.outcomes[name.prop], r
-                    improved = True
-                    break
-        out[name] = (example, outcome, res)
-    return out
+def _simplify(plan: Plan, evaluate: Any, record: Record, kinds: dict[Slot, Kind], group: Group,
+              start: Found, seconds: float) -> Found:
+    """Try the subject's smaller variants of the minimal example (e.g. a graph without one of
+    its ops), as many at once as there are workers, and keep the first (in the subject's order,
+    so the result is the same for any number of workers) that still fails the same way."""
+    example, res = start
+    fails = _fails_all(record, kinds, group)
+    deadline = time.perf_counter() + seconds
+    chunk = max(1, getattr(evaluate, "jobs", 1))
+    improved = True
+    while improved and time.perf_counter() < deadline:
+        improved = False
+        candidates = list(plan.subject.simplifications(example))
+        for i in range(0, len(candidates), chunk):
+            if time.perf_counter() > deadline:
+                break
+            batch = candidates[i:i + chunk]
+            answers = _evaluate_all(evaluate, batch)
+            hit = next(((c, r) for c, r in zip(batch, answers) if r.rejected is None and fails(c, r)), None)
+            if hit is not None:
+                example, res = hit
+                improved = True
+                break
+    return example, res
+
+
+def _evaluate_all(evaluate: Any, examples: list[Any]) -> list[ExampleResult]:
+    """Each example alone on its own worker (a batch would compile them together, and one that
+    crashes would re-run the others one by one), all at once."""
+    if not hasattr(evaluate, "submit"):
+        return [evaluate(e) for e in examples]
+    futures = [evaluate.submit([e]) for e in examples]
+    return [f.result()[0] for f in futures]

@@ -42,7 +42,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--findings-dir", default="passcheck-findings/campaign", help="repros, one folder per task")
     p.add_argument("--report", action="append", default=[], metavar="FORMAT:PATH",
                    help="one report per pass (the pass name is added to PATH when there are several)")
-    p.add_argument("--ignore-known", action="store_true", help="exit 1 only for new findings")
+    p.add_argument("--strict-known", action="store_true", help="known TVM bugs fail the run too")
+    p.add_argument("--ignore-known", action="store_true", help="the default: exit 1 only for new findings")
     return p
 
 
@@ -68,7 +69,7 @@ def campaign_command(args: list[str]) -> int:
     impl = absolute_impl(ns.impl)
     base = RunConfig(subject=ns.passes[0], ir=ns.ir, impl=impl, examples=ns.examples, seed=ns.seed,
                      properties=tuple(ns.property), property_files=tuple(str(Path(f).resolve()) for f in ns.properties),
-                     timeout=ns.timeout, shrink_seconds=ns.shrink_time, ignore_known=ns.ignore_known,
+                     timeout=ns.timeout, shrink_seconds=ns.shrink_time, strict_known=ns.strict_known,
                      options=Options(impl=impl), jobs=ns.jobs, batch=ns.batch, database=db)
     from dataclasses import replace
 

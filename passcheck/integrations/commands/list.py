@@ -1,15 +1,42 @@
-"""``passcheck list``: passes and primitives; ``--properties``, ``--ops``, ``--known``, ``--relations``,
-``--steps``, ``--seed-models``, ``-v`` for all (but the seed models)."""
+"""``passcheck list``: passes and primitives; ``--properties``, ``--ops`` (with the ops left out of
+the vocabulary, and why), ``--known``, ``--relations``, ``--steps``, ``--seed-models``, ``-v`` for
+all (but the seed models). An unknown flag is refused in one line; ``--help`` says all this."""
 
 from __future__ import annotations
 
+import argparse
+from typing import NoReturn
+
+from passcheck.core.errors import UsageError
 from passcheck.integrations.commands import EXIT_OK, command, console
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"list: {message}; see `passcheck list --help`")
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="passcheck list", description="What passcheck knows by name: the passes and schedule "
+                                                   "primitives, and with a flag more.")
+    p.add_argument("--properties", action="store_true", help="every property, what it applies to and checks")
+    p.add_argument("--ops", action="store_true", help="the Relax op vocabulary, and the ops left out and why")
+    p.add_argument("--known", action="store_true", help="the known TVM bugs (`passcheck known` has more)")
+    p.add_argument("--relations", action="store_true", help="the metamorphic relations (--mutate)")
+    p.add_argument("--steps", action="store_true", help="the passes `passcheck sequence` draws from")
+    p.add_argument("--seed-models", action="store_true", help="the built-in seed models (--seed-model)")
+    p.add_argument("-v", "--verbose", action="store_true", help="all of the above but the seed models")
+    return p
 
 
 @command("list")
 def list_command(args: list[str]) -> int:
     """passcheck list [--properties] [--ops] [--known] [--relations] [--steps] [--seed-models] [-v]:
     what passcheck knows by name."""
+    ns = _parser().parse_args(args)
+    # the model lists read the flags as given
+    args = [f for f, on in (("--relations", ns.relations), ("--steps", ns.steps), ("--seed-models", ns.seed_models),
+                            ("-v", ns.verbose)) if on]
     from rich.markup import escape
     from rich.table import Table
 
@@ -25,18 +52,22 @@ def list_command(args: list[str]) -> int:
         t.add_row(escape(s.name), s.ir, escape(", ".join(a for a in s.aliases if "." not in a)), escape(s.summary))
     out.print(t)
     out.print("Any other relax.transform pass also runs by name, with the generic properties.")
-    if "--ops" in args or "-v" in args:
+    if ns.ops or ns.verbose:
         from passcheck.relax.ops import op_registry
 
         ops = op_registry()
         ot = Table(title=f"Relax op vocabulary ({len(ops)} ops)")
-        for col in ("op", "Relax operator", "pattern", "float16", "symbolic dims", "tags"):
+        from passcheck.relax.graphs import OTHER_DTYPES
+
+        every = ("float32", "float16", *OTHER_DTYPES)
+        for col in ("op", "Relax operator", "pattern", "dtypes", "symbolic dims", "tags"):
             ot.add_column(col)
         for name, o in sorted(ops.items()):
-            ot.add_row(escape(name), escape(o.relax_op), o.pattern, "yes" if o.accepts("float16") else "no",
+            ot.add_row(escape(name), escape(o.relax_op), o.pattern, " ".join(d for d in every if o.accepts(d)),
                        "yes" if o.symbolic else "no", escape(", ".join(sorted(o.tags))))
         out.print(ot)
-    if "--known" in args or "-v" in args:
+        _excluded_ops(out)
+    if ns.known or ns.verbose:
         from passcheck.core.known import KNOWN_BUGS
 
         kt = Table(title=f"known TVM bugs ({len(KNOWN_BUGS)} kept repros)", show_lines=True)
@@ -52,7 +83,7 @@ def list_command(args: list[str]) -> int:
     from passcheck.integrations import model_lists
 
     model_lists.render(args, out)
-    if "--properties" in args or "-v" in args:
+    if ns.properties or ns.verbose:
         pt = Table(title="properties")
         for col in ("property", "ir", "applies to", "invariant"):
             pt.add_column(col)
@@ -61,3 +92,21 @@ def list_command(args: list[str]) -> int:
                        escape((p.doc.splitlines() or [""])[0]))
         out.print(pt)
     return EXIT_OK
+
+
+def _excluded_ops(out: object) -> None:
+    """The Relax ops with a legalization rule that the vocabulary leaves out, grouped by why."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    from passcheck.relax.ops.excluded import EXCLUDED
+
+    by_reason: dict[str, list[str]] = {}
+    for op, reason in sorted(EXCLUDED.items()):
+        by_reason.setdefault(reason, []).append(op)
+    t = Table(title=f"Relax ops not drawn ({len(EXCLUDED)}), and why", show_lines=True)
+    t.add_column("ops")
+    t.add_column("why")
+    for reason, ops in by_reason.items():
+        t.add_row(escape(", ".join(ops)), escape(reason))
+    out.print(t)  # type: ignore[attr-defined]

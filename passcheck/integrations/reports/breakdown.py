@@ -27,14 +27,29 @@ def time_line(result: Any) -> str:
     return f"time per example by stage: {parts}; {1000 * total / n:.1f} ms of CPU per example"
 
 
+# Vocabularies whose items the coverage line names (with how many examples exercised each),
+# however many there are: which ops or primitives a run drew is what one reads it for. The
+# combinations (op pairs, fusion groups, primitive pairs) are counted beyond a few.
+NAMED = ("ops", "dtypes", "shapes", "kernel kinds", "primitives", "mutations")
+
+
 def coverage_line(result: Any) -> str:
     cov = result.coverage
     if not cov:
         return ""
     parts = []
     for category, items in cov.items():
-        if len(items) <= 4:
-            parts.append(f"{category}: " + ", ".join(f"{k} ({v})" for k, v in sorted(items.items(), key=lambda kv: -kv[1])))
+        ranked = sorted(items.items(), key=lambda kv: (-kv[1], kv[0]))
+        if len(items) <= 4 or category in NAMED:
+            parts.append(f"{category} ({len(items)}): " + ", ".join(f"{k} ({v})" for k, v in ranked))
         else:
             parts.append(f"{len(items)} {category}")
     return "coverage: " + "; ".join(parts)
+
+
+def tvm_line(result: Any) -> str:
+    """``TVM 0.27.0.post1 (commit ...)``: the TVM the run used, as every report names it."""
+    from passcheck.core.tvm_build import TVMBuild
+
+    info = getattr(result, "tvm", None) or {}
+    return TVMBuild(**info).describe() if info.get("version") else "TVM version not recorded"

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from passcheck.integrations.reports import report_format
-from passcheck.integrations.reports.breakdown import stages
+from passcheck.integrations.reports.breakdown import stages, tvm_line
 
 STYLE = """
 body{font-family:sans-serif;margin:2em;color:#222;max-width:1200px}
@@ -67,15 +67,19 @@ def render(result: Any) -> str:
     parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>passcheck {e(result.subject_name)}</title>"
              f"<style>{STYLE}</style></head><body>",
              f"<h1>passcheck {e(result.subject_name)}</h1>",
+             f"<p class='tvm'>{e(tvm_line(result))}</p>",
              f"<p>{result.examples} examples, seed {cfg.seed}, {cfg.workers} worker(s), {result.duration_s:.1f} s; "
-             f"{len(result.findings)} finding(s), {len(result.new_findings)} new"
+             f"{len(result.new_findings)} new finding(s), {len(result.known_bugs_hit())} known TVM bug(s) hit "
+             f"(not counted{', --strict-known: counted' if cfg.strict_known else ''})"
              + (f"; {result.replayed} saved failure(s) replayed first" if result.replayed else "")
              + (f"; {result.rejected} drawn example(s) could not be built" if result.rejected else "") + "</p>",
-             "<h2>Properties</h2><table><tr><th>property</th><th>held</th><th>violated</th><th>discarded</th>"
+             "<h2>Properties</h2><table><tr><th>property</th><th>held</th><th>violated</th><th>known</th>"
+             "<th>discarded</th>"
              "<th>of which unknown</th></tr>"]
     for n, s in result.stats.items():
-        cls = " class='bad'" if s.violated else ""
-        parts.append(f"<tr{cls}><td>{e(n)}</td><td>{s.held}</td><td>{s.violated}</td><td>{s.discarded}</td>"
+        cls = " class='bad'" if s.violated > s.known_violations else ""
+        parts.append(f"<tr{cls}><td>{e(n)}</td><td>{s.held}</td><td>{s.violated - s.known_violations}</td>"
+                     f"<td>{s.known_violations}</td><td>{s.discarded}</td>"
                      f"<td>{s.unknown}</td></tr>")
     parts.append("</table>")
     if result.timings:

@@ -4,10 +4,11 @@ Actions test reporters, Azure, Buildkite).
 One ``<testsuite>`` per run (``passcheck.<PASS>``), one ``<testcase>`` per property. A property
 with a finding has a ``<failure>`` (``type`` = the kind: violation, raised, crash, timeout,
 ill-formed; ``message`` = the message's first line; the text = the whole message, the repro
-command and the minimal input TVMScript). A finding matching a known TVM bug is a failure too,
-unless ``--ignore-known``: then it is ``<skipped>`` with the kept repro's name, as the exit
-code ignores it. A property that held on no example (every one discarded) is ``<skipped>``.
-``<system-out>`` carries the property's counts.
+command and the minimal input TVMScript). A finding matching a known TVM bug is ``<skipped>``
+with the kept repro's name, as the exit code does not count it (pytest reports an xfail so);
+with ``--strict-known`` it is a failure. A property that held on no example (every one
+discarded) is ``<skipped>``. ``<system-out>`` carries the property's counts. The suite's
+``<properties>`` name the TVM the run used (``tvm.version``, ``tvm.commit``).
 """
 
 from __future__ import annotations
@@ -47,14 +48,16 @@ def junit_tree(result: Any) -> ET.Element:
     props = ET.SubElement(suite, "properties")
     for name, value in (("pass", result.subject_name), ("ir", result.subject_ir), ("impl", cfg.impl or ""),
                         ("seed", cfg.seed), ("examples", result.examples),
-                        ("given_modules", len(cfg.explicit_examples))):
+                        ("given_modules", len(cfg.explicit_examples)),
+                        ("tvm.version", (result.tvm or {}).get("version") or ""),
+                        ("tvm.commit", (result.tvm or {}).get("commit") or "not recorded")):
         ET.SubElement(props, "property", name=name, value=_text(value))
     failures = skipped = 0
     for name in result.properties:
         stats = result.stats[name]
         case = ET.SubElement(suite, "testcase", name=_text(name), classname=_text(suite_name), time="0")
         f = findings.get(name)
-        if f is not None and f.known_bug and cfg.ignore_known:
+        if f is not None and f.known_bug and not cfg.strict_known:
             skipped += 1
             ET.SubElement(case, "skipped", type="known-tvm-bug",
                           message=_text(f"known TVM bug (kept repro: {f.known_bug}): {_first_line(f.message)}"))
@@ -71,7 +74,8 @@ def junit_tree(result: Any) -> ET.Element:
             ET.SubElement(case, "skipped", type="discarded",
                           message=f"held on no example: {stats.discarded} discarded ({stats.unknown} unknown)")
         out = ET.SubElement(case, "system-out")
-        out.text = (f"held {stats.held}, violated {stats.violated}, discarded {stats.discarded} "
+        out.text = (f"held {stats.held}, violated {stats.violated} ({stats.known_violations} known TVM bugs), "
+                    f"discarded {stats.discarded} "
                     f"(unknown {stats.unknown}) of {result.examples} examples")
     counts = {"tests": len(result.properties), "failures": failures, "errors": 0, "skipped": skipped,
               "time": f"{result.duration_s:.3f}"}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from passcheck.integrations.reports.breakdown import coverage_line, time_line
+from passcheck.integrations.reports.breakdown import coverage_line, time_line, tvm_line
 
 
 def render_table(result: Any, console: Any) -> None:
@@ -12,10 +12,13 @@ def render_table(result: Any, console: Any) -> None:
     from rich.table import Table
 
     t = Table(title=f"passcheck {result.subject_name}: {result.examples} examples, seed {result.config.seed}, "
-                    f"{result.duration_s:.1f} s")
+                    f"{result.duration_s:.1f} s\non {tvm_line(result)}")
     t.add_column("property")
     t.add_column("held", justify="right")
     t.add_column("violated", justify="right")
+    # Known TVM bugs, as pytest's xfail: violating examples a kept repro explains, apart from
+    # the new ones (``violated``) and no failure of the run unless --strict-known.
+    t.add_column("known", justify="right")
     t.add_column("discarded", justify="right")
     # Drift (numbers apart within the rounding bound) is no finding: its column only shows up
     # when some property saw it.
@@ -23,9 +26,10 @@ def render_table(result: Any, console: Any) -> None:
     if drift:
         t.add_column("drift", justify="right")
     for n, s in result.stats.items():
-        style = "red" if s.violated else ""
-        t.add_row(escape(n), str(s.held), str(s.violated), str(s.discarded), *([str(s.drift)] if drift else []),
-                  style=style)
+        known = s.known_violations
+        style = "red" if s.violated > known else "yellow" if known else ""
+        t.add_row(escape(n), str(s.held), str(s.violated - known), str(known), str(s.discarded),
+                  *([str(s.drift)] if drift else []), style=style)
     console.print(t)
     if drift:
         render_drift(result, console)
@@ -38,6 +42,8 @@ def render_table(result: Any, console: Any) -> None:
             console.print(escape(line), highlight=False)
     # Messages quote IR (`X[i0]`, `shape [n]`): escaped, or rich would eat them as markup tags.
     for f in result.findings:
+        if f.known_bug and not result.config.strict_known:
+            continue  # listed once below, with the other known bugs
         head = (f"[yellow]KNOWN TVM BUG[/yellow] (kept repro: {escape(f.known_bug)})" if f.known_bug
                 else "[red]FINDING[/red]")
         console.print(f"{head} {escape(f.property)} ({f.kind}): {escape(f.message)}", highlight=False)
@@ -52,9 +58,48 @@ def render_table(result: Any, console: Any) -> None:
             console.print(f"  {sum(kinds.values())} violating examples, {len(kinds)} kinds of message, {known} of "
                           "them known TVM bugs (the JSON report lists them: only the first was shrunk)",
                           highlight=False)
-    if result.findings and result.config.ignore_known:
-        console.print(f"{len(result.new_findings)} new finding(s); known TVM bugs are ignored for the exit code "
-                      "(--ignore-known)", highlight=False)
+    render_known(result, console)
+    console.print(escape(summary_line(result)), highlight=False)
+
+
+def render_known(result: Any, console: Any) -> None:
+    """The known TVM bugs the run met, once each: name, where, a one-line note, how to see it."""
+    from rich.markup import escape
+
+    from passcheck.core.known import KNOWN_BUGS
+
+    hits = result.known_bugs_hit()
+    if not hits:
+        return
+    fails = "they fail the run (--strict-known)" if result.config.strict_known else \
+        "expected failures, not counted (--strict-known counts them)"
+    console.print(f"[yellow]known TVM bugs hit[/yellow] ({fails}):", highlight=False)
+    for name, props in hits.items():
+        where = ", ".join(f"{p} ({n} example{'s' if n != 1 else ''})" for p, n in props.items()) or "a replayed example"
+        bug = KNOWN_BUGS.find(name)
+        note = bug.note if bug is not None else ""
+        console.print(f"  [bold]{escape(name)}[/bold]: {escape(where)}", highlight=False)
+        console.print(f"      {escape(_clip(note, 120))}", highlight=False)
+    console.print("  `passcheck known show NAME` prints a bug's kept repro; `passcheck known --check` says which "
+                  "still reproduce on this TVM", highlight=False)
+
+
+def summary_line(result: Any) -> str:
+    """What the run checked and what it means for the exit code, in one line."""
+    hits = result.known_bugs_hit()
+    known_examples = sum(n for props in hits.values() for n in props.values())
+    new = len(result.new_findings)
+    parts = [f"{result.subject_name}: {result.examples} examples checked in {result.duration_s:.1f} s "
+             f"(shrinking {result.shrink_s:.1f} s)",
+             f"{new} new finding{'s' if new != 1 else ''}",
+             f"{len(hits)} known TVM bug{'s' if len(hits) != 1 else ''} hit"
+             + (f" on {known_examples} example{'s' if known_examples != 1 else ''}" if known_examples else "")]
+    verdict = "fail" if not result.ok else "pass"
+    return "; ".join(parts) + f": {verdict}"
+
+
+def _clip(text: str, width: int) -> str:
+    return text if len(text) <= width else text[:width - 1].rstrip() + "…"
 
 
 def render_drift(result: Any, console: Any) -> None:

@@ -122,6 +122,7 @@ register_known_bug(KnownBug(
     properties=("every_build_runs", "builds_agree"),
     message=r"died \(signal SIGSEGV\)",
     ir=r"(?s)\A(?=.*inputs \d+ bytes past 64-byte alignment)(?=.*opt level [23], host CPU)",
+    shows_on="a host CPU with AVX-512 (the kernels' aligned loads)",
 ))
 register_known_bug(KnownBug(
     name="test_fast_math_calls_to_functions",

@@ -3,8 +3,10 @@ each, next to its draw and its applier). Importing this package registers them a
 
 The registry keeps registration order, and that order feeds ``st.sampled_from`` (the default
 pool of ``schedule`` sequences): it decides what every seed draws. So the modules are imported
-below in a fixed order, and a new primitive goes at the end of the last module (or into a new
-module imported last) unless changing every seed's examples is intended; a test pins the order.
+below in a fixed order, and a new CPU primitive goes at the end of the last CPU module,
+``sampling`` (``gpu``, imported last, holds the GPU-only ones), or into a new module imported just
+before ``gpu``; a GPU-only one at the end of ``gpu``. tests/tir/test_tir_schedule_registry.py
+pins the order: add the name there at the same place.
 
 Not drawn: enter_postproc, copy, seed, work_on, get_*, remove_rv change no IR.
 """

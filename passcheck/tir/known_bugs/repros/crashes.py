@@ -1,0 +1,67 @@
+"""Kept repros of known TVM bugs (crashes): each an example passcheck draws, the subject it runs and
+the property it fails, as plain data. The tests under tests/tir/ and tests/gpu/ check these same
+examples (a test whose example is not kept here fails).
+"""
+
+from passcheck.core.known import keep_repro
+from passcheck.tir.kernels.spec import PrimFuncSpec
+from passcheck.tir.schedule.step import Step
+from passcheck.tir.schedule.view import ScheduleExample
+
+keep_repro('test_loop_partition_segfaults_on_a_loop_with_two_blocks', 'loop_partition', 'transformation_does_not_raise',
+    ScheduleExample(
+        spec=PrimFuncSpec(kind='elementwise', shape=(16, 2), attrs=(('depth', 2),)),
+        steps=(
+            Step(
+                prim='reverse_compute_at', block='ew1', loops=(1,),
+                args=(('target', 'ew0'), ('preserve_unit_loops', True), ('index', -1)),
+            ),
+            Step(
+                prim='loop_partition', block='ew0', loops=(0,),
+                args=(('factors', (None, 4)), ('preserve_unit_iters', True)),
+            ),
+        ),
+        prefix=1,
+    ), ir="tir")
+
+keep_repro('test_merge_of_a_loop_with_itself_segfaults', 'merge', 'transformation_does_not_raise',
+    ScheduleExample(
+        spec=PrimFuncSpec(kind='elementwise', shape=(3,), attrs=(('depth', 2),)),
+        steps=(
+            Step(
+                prim='reverse_compute_at', block='ew1', loops=(0,),
+                args=(('target', 'ew0'), ('preserve_unit_loops', True), ('index', -1)),
+            ),
+            Step(prim='merge', block='ew0', loops=(0,), args=(('other', 'ew1'),)),
+        ),
+        prefix=1,
+    ), ir="tir")
+
+keep_repro('test_merge_of_a_loop_with_itself_segfaults', 'merge', 'transformation_does_not_raise',
+    ScheduleExample(
+        spec=PrimFuncSpec(kind='elementwise', shape=(3,), attrs=(('depth', 1),)),
+        steps=(Step(prim='merge', block='ew0', loops=(0,), args=(('other', 'ew0'),)),),
+    ), ir="tir")
+
+keep_repro('test_merge_of_a_loop_with_itself_segfaults', 'merge', 'transformation_does_not_raise',
+    ScheduleExample(
+        spec=PrimFuncSpec(kind='elementwise', shape=(3,), attrs=(('depth', 2),)),
+        steps=(
+            Step(prim='merge', block='ew0', loops=(0,), args=(('other', 'ew1'),)),
+            Step(prim='merge', block='ew0', loops=(0,), args=(('other', 'ew1'),)),
+        ),
+        prefix=1,
+    ), ir="tir")
+
+keep_repro('test_cache_index_after_fusing_unit_loops_segfaults', 'cache_index', 'transformation_does_not_raise',
+    ScheduleExample(
+        spec=PrimFuncSpec(kind='reshape', shape=(1, 1, 1), attrs=(('out_shape', (1, 1)),)),
+        steps=(
+            Step(
+                prim='fuse', block='reshape', loops=(0,),
+                args=(('count', 2), ('preserve_unit_iters', False)),
+            ),
+            Step(prim='cache_index', block='reshape', args=(('cse_thresh', 0),)),
+        ),
+        prefix=1,
+    ), ir="tir")
