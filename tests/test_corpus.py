@@ -149,3 +149,14 @@ def test_a_given_module_that_does_not_lower_itself_is_no_finding_of_the_pass(tmp
                         corpus=[str(given)], findings_dir=str(tmp_path))
     assert r.ok, [f.message[:300] for f in r.findings]
     assert r.stats["well_formed_before_after"].discarded == 1
+
+
+def test_a_corpus_module_read_from_another_checkout_is_the_same_example() -> None:
+    """Kept repros ship with the origin they were read from; CI reads the fixture at another path,
+    and the shipped repro must still be recognised as the example the test draws."""
+    from passcheck.core.corpus import CorpusModule
+
+    here = CorpusModule("script", "/one/checkout/tests/fixtures/a.py:Before", "relax", 0)
+    there = CorpusModule("script", "/another/tests/fixtures/a.py:Before", "relax", 0)
+    assert here == there and hash(here) == hash(there)
+    assert here != CorpusModule("script", here.origin, "relax", 1)
