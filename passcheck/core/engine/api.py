@@ -27,14 +27,15 @@ def check(subject: str, *, examples: int = 100, seed: int = 0, impl: str | None 
           timeout: float = 60.0, shrink_seconds: float = 120.0, findings_dir: str = "passcheck-findings",
           allow_special_values: bool = False, raise_on_findings: bool = False,
           ignore_known: bool = False, corpus: Iterable[str] = (), mutate: int = 0,
-          seed_models: Iterable[str] = (), drift_findings: bool = False,
+          seed_models: Iterable[str] = (), drift_findings: bool = False, tvmscript_only: bool = False,
           jobs: int = 0, batch: int = 16, database: str | None = None) -> RunResult:
     """Run passcheck on ``subject`` (a pass, primitive, or import spec) and return the result.
 
     With ``raise_on_findings=True`` a run with findings raises ``FindingsError`` (an
     AssertionError, so pytest shows it as a test failure with the repro paths); with
     ``ignore_known=True`` as well, only findings that match no known TVM bug do. ``corpus``:
-    files or directories of given modules, checked first (``--corpus``). ``mutate``,
+    files or directories of given modules, checked first (``--corpus``; a ``.py`` file runs as Python
+    unless ``tvmscript_only``, ``--tvmscript-only``). ``mutate``,
     ``seed_models`` and ``drift_findings`` are ``--mutate``, ``--seed-model``, ``--drift-findings``.
     ``jobs`` worker processes (0: one per core) check ``batch`` examples at a time; ``database`` keeps
     failures to replay first next time (``""`` the default directory ``.passcheck/examples``, a
@@ -50,7 +51,7 @@ def check(subject: str, *, examples: int = 100, seed: int = 0, impl: str | None 
     if corpus:
         from passcheck.core.corpus import corpus_for
 
-        config.explicit_examples = tuple(corpus_for(list(corpus), subject, ir).examples)
+        config.explicit_examples = tuple(corpus_for(list(corpus), subject, ir, tvmscript_only).examples)
     result = run(config)
     if raise_on_findings and not result.ok:
         raise FindingsError(result)

@@ -35,6 +35,7 @@ def run(config: RunConfig, progress: Progress | None = None) -> RunResult:
     result.replayed = len(replay.examples)
     recognise_known(p, result)
     replaying.record_outcome(p, replay, record.explicit_results, result.findings)
+    result.refused = replay.refused()
     if result.findings:
         write_repros(result, p.impl, p.subject)
     result.duration_s = time.perf_counter() - t_start
