@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from passcheck.core.data import NotPlainData, loads, plain_data
-from passcheck.core.errors import UsageError
+from passcheck.core.errors import GeneratorRejected, UsageError
 
 ENTRY_NAMES = ("mod", "Before", "before")
 _REPRO_MARK = "from passcheck.core.engine.repro import recheck"
@@ -97,6 +97,15 @@ def parse(script: str) -> Any:
         return as_irmodule(parse_script(script))
     except NotTVMScript as e:
         raise ValueError(f"not TVMScript alone: {e}") from None
+
+
+def parse_given(module: CorpusModule) -> Any:
+    """The IRModule of a given module, where a case is built (its script arrived as data): a
+    script that is not TVMScript alone is an example that cannot be built, never run."""
+    try:
+        return parse(module.script)
+    except ValueError as e:
+        raise GeneratorRejected(f"{module.origin}: {e}") from None
 
 
 _FLOAT_NAME = re.compile(r"([\"'])b?float(16|32)\1")

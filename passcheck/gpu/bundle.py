@@ -53,9 +53,24 @@ class Entry:
         return _arrays(self.path / "cpu.npz")
 
     def result(self) -> dict[str, Any] | None:
-        """The runner's record (None: not run yet)."""
+        """The runner's record (None: not run yet); ValueError when result.json is not one."""
         p = self.path / "result.json"
-        return json.loads(p.read_text()) if p.is_file() else None
+        if not p.is_file():
+            return None
+        try:
+            r = json.loads(p.read_text())
+        except (ValueError, UnicodeDecodeError) as e:
+            raise ValueError(f"result.json is not JSON ({str(e).splitlines()[0][:100]})") from None
+        if not isinstance(r, dict) or r.get("status") not in STATUSES or not isinstance(r.get("message", ""), str):
+            raise ValueError("result.json is not the runner's record (a status of ok, error, crash or timeout)")
+        return r
+
+    def has_result(self) -> bool:
+        """Whether the runner recorded a result (a malformed record counts as none: run it again)."""
+        try:
+            return self.result() is not None
+        except ValueError:
+            return False
 
     def gpu_outputs(self) -> list[np.ndarray]:
         return _arrays(self.path / "gpu.npz")

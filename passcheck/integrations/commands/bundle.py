@@ -57,6 +57,11 @@ def _entries(root: Path, refused: list[str]) -> list[Any]:
         except NotPlainData as err:
             refused.append(f"{e.id}: meta.json: {err}; skipped")
             continue
+        try:
+            e.result()
+        except ValueError as err:
+            refused.append(f"{e.id}: {err}; skipped")
+            continue
         readable.append(e)
     return readable
 
