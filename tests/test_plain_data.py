@@ -224,3 +224,23 @@ def test_tvmscript_file_shape_is_checked() -> None:
                       ("x = (", "not Python syntax")):
         with pytest.raises(NotTVMScript, match=why):
             check(text)
+
+
+def test_what_a_campaign_sends_through_ray_round_trips() -> None:
+    """A campaign's task and its result cross machines as this JSON (never pickled)."""
+    from passcheck.core.engine.results import Finding, PropertyStats, RunConfig, RunResult
+    from passcheck.core.outcome import Verdict
+    from passcheck.integrations.cluster import Task
+
+    config = RunConfig(subject="FuseOps", impl="/x/my.py:make", explicit_examples=(SPEC,), database="redis://h:1/0",
+                       options=Options(impl="/x/my.py:make", extra=((MUTATE, 2), (SEED_MODELS, ("zoo/cnn",)))))
+    stats = PropertyStats(held=3, violated=1, kinds={"wrong numbers: N": 1}, first_message={"wrong numbers: N": "x"})
+    result = RunResult(config, "FuseOps", ["semantics_preserved"], {"semantics_preserved": stats},
+                       [Finding("semantics_preserved", Verdict.VIOLATION, "x", SPEC, "in", "out", shrunk=True,
+                                also_failing=("well_formed",))], examples=4,
+                       example_notes=[{"seed": "zoo/cnn", "status": "clean", "verdicts": {"p": "held"}}],
+                       timings={"build": 1.5}, coverage={"ops": {"add": 3}}, refused=["a line"])
+    for value in (Task(config, 3), result):
+        back = loads(dumps(value))
+        assert back == value and type(back.config.options) is Options
+    assert type(loads(dumps(result)).findings[0].kind) is Verdict

@@ -65,6 +65,14 @@ def plain_data(tag: str) -> Callable[[type[T]], type[T]]:
     return declare
 
 
+def forget_plain_data(tag: str) -> None:
+    """Take a declaration back out (tests that declare a toy class clean up with this)."""
+    cls = _CLASSES.find(tag)
+    _CLASSES.remove(tag)
+    _TAGS.pop(cls, None)  # type: ignore[arg-type]
+    _HINTS.pop(cls, None)  # type: ignore[arg-type]
+
+
 def declared() -> dict[str, type]:
     """Every declared class, by tag (after the families are imported)."""
     _load_families()
@@ -78,9 +86,7 @@ def declared() -> dict[str, type]:
 
 def encode(value: Any) -> Any:
     """``value`` as JSON-able data; a TypeError names what is not declared plain data."""
-    if value is None or isinstance(value, (bool, str)):
-        return value
-    if type(value) is int:
+    if value is None or type(value) in (bool, str, int):  # exact types: a StrEnum is a declared class
         return value
     if type(value) is float:
         return value if math.isfinite(value) else {"$": "float", "value": repr(value)}
