@@ -271,3 +271,15 @@ def test_tvmscript_only_corpus_runs_no_python(tmp_path: Path) -> None:
     code = subprocess.run(cli, capture_output=True, text=True, cwd=tmp_path, timeout=600)
     assert code.returncode == 0 and "3 module(s) checked first, 1 file(s) skipped" in code.stdout, code.stdout
     assert marker.exists()
+
+
+def test_verify_tvmscript_only_runs_no_python(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from passcheck.integrations.cli import main
+
+    marker = tmp_path / "ran"
+    ok = Path(__file__).resolve().parent / "corpus" / "verify" / "vector_ok.tvmscript"
+    code = tmp_path / "kernel.py"
+    code.write_text(f"open({str(marker)!r}, 'w')\n" + ok.read_text())
+    assert main(["verify", "--tvmscript-only", str(ok), str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "skipped" in out and "kernel.py" in out and "vector_ok.tvmscript" in out and not marker.exists()

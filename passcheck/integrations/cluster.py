@@ -2,9 +2,9 @@
 pool, or a Ray cluster), merged into one result per pass.
 
 A task is plain data (``Task``) and its result a ``RunResult``: both travel through Ray as
-passcheck-data JSON (``core/data.py``), read back as data, never unpickled. On Ray each task is retried when the process or node running it dies (Ray's own retries,
-then passcheck's), so a lost node's seed range is re-run elsewhere and the campaign loses no
-seed. Failures go to the campaign's example database (``--db redis://...``): every task
+passcheck-data JSON (``core/data.py``), read back as data, never unpickled. On Ray each task is
+retried when the process or node running it dies (Ray's own retries, then passcheck's), so a
+lost node's seed range is re-run elsewhere and the campaign loses no seed. Failures go to the campaign's example database (``--db redis://...``): every task
 replays every failure saved so far, by any task, on any machine, before drawing its own.
 """
 
