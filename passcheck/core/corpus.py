@@ -162,7 +162,7 @@ def _load_module_file(path: Path, seed: int, round_trip: bool = True,
             parse(script)
         except Exception as e:  # noqa: BLE001 - the module must cross to the worker as text
             raise ValueError(f"its TVMScript does not parse back ({_first_line(e)})") from None
-    return CorpusModule(script, origin, module_ir(mod), seed)
+    return CorpusModule(str(script), origin, module_ir(mod), seed)
 
 
 def _parse_text(text: str, otherwise: str) -> Any:

@@ -86,8 +86,10 @@ def declared() -> dict[str, type]:
 
 def encode(value: Any) -> Any:
     """``value`` as JSON-able data; a TypeError names what is not declared plain data."""
-    if value is None or type(value) in (bool, str, int):  # exact types: a StrEnum is a declared class
+    if value is None or type(value) in (bool, str, int):
         return value
+    if isinstance(value, (str, int)) and not isinstance(value, enum.Enum):  # TVM's String, ...: as str/int
+        return str(value) if isinstance(value, str) else int(value)
     if type(value) is float:
         return value if math.isfinite(value) else {"$": "float", "value": repr(value)}
     if type(value) is tuple:
