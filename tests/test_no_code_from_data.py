@@ -130,7 +130,8 @@ def test_redis_database_with_a_password(tmp_path: Path) -> None:
         assert replay.returncode == 0 and len(_refused(replay.stdout)) == 4, replay.stdout + replay.stderr
 
         env = {k: v for k, v in os.environ.items() if k != PASSWORD_ENV}
-        for db, extra, shown in ((server.url, {}, "no password"), (server.url, {PASSWORD_ENV: "wrong-one"}, "refused"),
+        for db, extra, shown in ((server.url, {}, "requires a password"),
+                                 (server.url, {PASSWORD_ENV: "wrong-one"}, "refused the password in"),
                                  (f"redis://:wrong-one@127.0.0.1:{server.port}/0", {}, ":***@")):
             bad = subprocess.run([PASSCHECK, "FoldConstant", "--examples", "1", "--db", db], capture_output=True,
                                  text=True, cwd=tmp_path, env={**env, **extra})

@@ -90,9 +90,12 @@ def _redis(spec: str) -> Any:
         client = redis.Redis.from_url(spec, socket_connect_timeout=5, password=password)
         client.ping()
     except redis.AuthenticationError as e:
-        how = "the URL's password" if given else f"${PASSWORD_ENV}" if password else f"no password (set ${PASSWORD_ENV})"
-        raise UsageError(f"--db {shown}: redis refused {how} ({_first(e)}); give the database's user and "
-                         f"password: redis://USER@HOST:PORT/DB with the password in ${PASSWORD_ENV}") from None
+        if not given and not password:
+            raise UsageError(f"--db {shown}: redis requires a password; set ${PASSWORD_ENV} (and give "
+                             "redis://USER@HOST:PORT/DB for a user other than default)") from None
+        src = "the URL's password" if given else f"the password in ${PASSWORD_ENV}"
+        raise UsageError(f"--db {shown}: redis refused {src} ({_first(e)}); check the user and password (the "
+                         f"password in ${PASSWORD_ENV}, the user as redis://USER@HOST:PORT/DB)") from None
     except (ValueError, redis.RedisError) as e:
         raise UsageError(f"--db {shown}: cannot reach redis ({type(e).__name__}: {_first(e)}); "
                          "give redis://[USER@]HOST:PORT[/DB] (rediss:// for TLS) of a running redis-server") from None
