@@ -117,10 +117,9 @@ def relax_gpu_matches_cpu(case: Any) -> None:
     aware bound holds for any summation order, so it covers the GPU's own). Without a device
     here, ``--bundle DIR`` writes the build for a GPU machine. Only modules whose kernels are
     proved in bounds run."""
-    import base64
-    import pickle
     import tempfile
 
+    from passcheck.core.data import document
     from passcheck.gpu.bundle import new_entry
     from passcheck.gpu.device import cuda_device
     from passcheck.gpu.runner import run_entry
@@ -133,7 +132,7 @@ def relax_gpu_matches_cpu(case: Any) -> None:
     cpu = case.run("after")
     meta = {"subject": case.subject, "property": "relax_gpu_matches_cpu", "target": case.gpu_target.name,
             "call": "vm", "function": "main", "family": "relax",
-            "example": base64.b64encode(pickle.dumps(case.example)).decode(), "describe": repr(case.example)[:4000]}
+            "example": document(case.example), "describe": repr(case.example)[:4000]}
     if cuda_device() is None:
         if case.bundle_dir:
             entry = new_entry(case.bundle_dir, meta, ex, case.params(), cpu)

@@ -1,26 +1,26 @@
-"""Campaigns: a real local Ray runtime and a real redis-server, both on the loopback address,
-started by the tests. A campaign finds a planted bug and saves it in the shared redis example
-database; a second campaign, on seeds that would not find it in one example, replays it first.
-A task whose worker dies is re-run, and the merged result loses no seed.
+"""Campaigns: a real local Ray runtime and a real redis-server that requires a password, both on
+the loopback address, started by the tests. A campaign finds a planted bug and saves it in the
+shared redis example database; a second campaign, on seeds that would not find it in one
+example, replays it first; without the password a campaign exits 2 with one line. A task whose
+worker dies is re-run, and the merged result loses no seed.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import shutil
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from redis_server import redis_server
+
+from passcheck.core.engine.database import PASSWORD_ENV
 
 BUGGY = Path(__file__).resolve().with_name("buggy_passes.py")
 PASSCHECK = str(Path(sys.executable).with_name("passcheck"))
-REDIS = shutil.which("redis-server")
 
 # Ray reads this when it is imported: a runtime started in this process stays on the loopback
 # address (as `--ray local` does), whichever test imports Ray first.
@@ -28,47 +28,38 @@ os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
 pytest.importorskip("ray", reason="the cluster extra is not installed: pip install -e '.[dev]'")
 pytest.importorskip("redis", reason="the cluster extra is not installed: pip install -e '.[dev]'")
 
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+SECRET = "campaign-s3cret"
 
 
 @pytest.fixture
 def redis_url(tmp_path: Path) -> Iterator[str]:
-    if REDIS is None:
-        pytest.skip("redis-server is not installed (apt-get install redis-server; .ci/run does)")
-    port = _free_port()
-    proc = subprocess.Popen([REDIS, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-                             "--dir", str(tmp_path)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        import redis
-
-        client = redis.Redis(host="127.0.0.1", port=port)
-        for _ in range(100):
-            try:
-                client.ping()
-                break
-            except redis.ConnectionError:
-                time.sleep(0.1)
-        yield f"redis://127.0.0.1:{port}"
-    finally:
-        proc.terminate()
-        proc.wait(10)
+    with redis_server(tmp_path, password=SECRET) as server:
+        yield server.url
 
 
-def _campaign(tmp_path: Path, name: str, *args: str) -> tuple[subprocess.CompletedProcess[str], dict]:
+def _campaign(tmp_path: Path, name: str, *args: str, password: str | None = SECRET
+              ) -> tuple[subprocess.CompletedProcess[str], dict]:
     report = tmp_path / f"{name}.json"
+    env = {k: v for k, v in os.environ.items() if k != PASSWORD_ENV}
     proc = subprocess.run([PASSCHECK, "campaign", "FuseOps", "--impl", f"{BUGGY}:fuse_ops_drops_channel",
                            "--property", "matches_unfused_bitwise", "--shrink-time", "10", "--ray", "local",
                            "--findings-dir", str(tmp_path / name), "--report", f"json:{report}", *args],
-                          capture_output=True, text=True, cwd=tmp_path, timeout=600)
+                          capture_output=True, text=True, cwd=tmp_path, timeout=600,
+                          env={**env, PASSWORD_ENV: password} if password else env)
+    assert SECRET not in proc.stdout + proc.stderr
+    if proc.returncode == 2:
+        return proc, {}
     assert report.exists(), proc.stdout[-3000:] + proc.stderr[-3000:]
+    assert SECRET not in report.read_text()
     return proc, json.loads(report.read_text())
 
 
 def test_ray_campaign_with_redis_database_replays_the_planted_bug_first(tmp_path: Path, redis_url: str) -> None:
+    # without the database's password: one line, exit 2, before any task starts
+    denied, _ = _campaign(tmp_path, "denied", "--tasks", "1", "--examples", "1", "--db", redis_url, password=None)
+    assert denied.returncode == 2 and len(denied.stderr.strip().splitlines()) == 1, denied.stderr
+    assert PASSWORD_ENV in denied.stderr and "task 1:" not in denied.stdout
+
     first, rep = _campaign(tmp_path, "first", "--tasks", "2", "--examples", "20", "--seed", "1", "--db", redis_url)
     assert first.returncode == 1, first.stdout[-3000:] + first.stderr[-3000:]
     assert rep["examples"] == 40 and [f["property"] for f in rep["findings"]] == ["matches_unfused_bitwise"]

@@ -21,6 +21,7 @@ from passcheck.core.engine.results import RunConfig
 from passcheck.core.engine.session import Session
 from passcheck.core.known import recognise_example
 from passcheck.core.outcome import Verdict
+from passcheck.relax.spec import GraphSpec  # a field type of the plain-data recipe's toy class
 
 
 def _examples(strategy: Any, n: int) -> list[Any]:
@@ -227,3 +228,35 @@ def test_recipe_add_a_property(tmp_path: Path) -> None:
     assert finding.kind == Verdict.VIOLATION and Path(finding.repro).is_file()
     assert result.stats["toy_always_fails"].violated == 10
     assert np.isclose(result.examples, 10)
+
+
+def test_recipe_make_a_new_example_class_plain_data(tmp_path: Path) -> None:
+    from dataclasses import dataclass
+
+    from passcheck.core.data import NotPlainData, dumps, forget_plain_data, loads, plain_data
+    from passcheck.core.engine.database import FailureStore, SavedFailure, open_database
+    from passcheck.relax.spec import Node, TensorDecl
+
+    @plain_data("relax.ScaledGraph")
+    @dataclass(frozen=True)
+    class ScaledGraph:
+        graph: GraphSpec
+        scale: float = 1.0
+
+    try:
+        graph = GraphSpec((TensorDecl("x", (2,), "float32", False),), (Node("exp", (0,), (), (2,), "float32"),), (1,))
+        example = ScaledGraph(graph, 0.5)
+        assert loads(dumps(example)) == example and loads(dumps(ScaledGraph(graph))) == ScaledGraph(graph)
+        with pytest.raises(NotPlainData, match="ScaledGraph.scale: 'half' is not float"):
+            loads(dumps(example).replace("0.5", '"half"'))
+        store = FailureStore(open_database(str(tmp_path / "db")))
+        store.save(SavedFailure("FoldConstant", "relax", None, (), "p", "violation", "m", example))
+        assert [s.example for _, s in store.everything()] == [example] and not store.refused
+    finally:
+        forget_plain_data("relax.ScaledGraph")
+
+    class Undeclared:
+        pass
+
+    store.save(SavedFailure("FoldConstant", "relax", None, (), "p", "violation", "m", Undeclared()))
+    assert "not saved" in store.refused[0] and "@plain_data" in store.refused[0]

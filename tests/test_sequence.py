@@ -118,7 +118,11 @@ def test_sequence_campaign_finds_only_kept_tvm_bugs(tmp_path: Path) -> None:
 def test_sequence_examples_stay_plain_data() -> None:
     import pickle
 
+    from passcheck.core.data import dumps, loads
+
     ex = PassSequence(replace(GRAPH), (Step("ConvertLayout", (("relax.nn.conv2d", ("NHWC", "OHWI")),)),))
+    assert loads(dumps(ex)) == ex  # as saved and written into repros
+    # (and pickled only on the pipe to this run's own worker processes)
     assert pickle.loads(pickle.dumps(ex)) == ex and eval(repr(ex), {"PassSequence": PassSequence, "Step": Step,  # noqa: S307
                                                                     "GraphSpec": GraphSpec, "Node": Node,
                                                                     "TensorDecl": TensorDecl}) == ex

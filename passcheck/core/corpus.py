@@ -15,6 +15,7 @@ is bad input (exit 2); inside a directory it is skipped and listed with the reas
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import re
 import sys
@@ -22,12 +23,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from passcheck.core.errors import UsageError
+from passcheck.core.data import NotPlainData, loads, plain_data
+from passcheck.core.errors import GeneratorRejected, UsageError
 
 ENTRY_NAMES = ("mod", "Before", "before")
 _REPRO_MARK = "from passcheck.core.engine.repro import recheck"
 
 
+@plain_data("core.CorpusModule")
 @dataclass(frozen=True)
 class CorpusModule:
     """One given module: its TVMScript, the file (and name) it came from, and the seed of the
@@ -86,9 +89,24 @@ def script_of(mod: Any) -> str:
 
 
 def parse(script: str) -> Any:
-    import tvm
+    """The IRModule of a TVMScript text, parsed without running any of its Python (a given
+    module's script arrives as data: from a file, a saved finding, the example database)."""
+    from passcheck.core.tvmscript import NotTVMScript
+    from passcheck.core.tvmscript import parse as parse_script
 
-    return as_irmodule(tvm.script.from_source(script))
+    try:
+        return as_irmodule(parse_script(script))
+    except NotTVMScript as e:
+        raise ValueError(f"not TVMScript alone: {e}") from None
+
+
+def parse_given(module: CorpusModule) -> Any:
+    """The IRModule of a given module, where a case is built (its script arrived as data): a
+    script that is not TVMScript alone is an example that cannot be built, never run."""
+    try:
+        return parse(module.script)
+    except ValueError as e:
+        raise GeneratorRejected(f"{module.origin}: {e}") from None
 
 
 _FLOAT_NAME = re.compile(r"([\"'])b?float(16|32)\1")
@@ -125,20 +143,18 @@ def _exec_python(path: Path) -> tuple[Any, str]:
 
 
 def _load_module_file(path: Path, seed: int, round_trip: bool = True,
-                      loaded: dict[str, Any] | None = None) -> CorpusModule:
+                      loaded: dict[str, Any] | None = None, script_only: bool = False) -> CorpusModule:
     text = path.read_text()
-    mod, why = _exec_python(path)
     origin = str(path)
-    if mod is None:
-        try:
-            mod = parse(text)
-        except Exception as e:  # noqa: BLE001
-            raise ValueError(f"neither a Python file defining {'/'.join(ENTRY_NAMES)} ({why}) nor TVMScript "
-                             f"({_first_line(e)})") from None
-        if mod is None:
-            raise ValueError("its TVMScript is neither an IRModule nor a PrimFunc")
+    if script_only or path.suffix != ".py":  # TVMScript text: parsed, never run as Python
+        mod = _parse_text(text, "" if path.suffix != ".py" else
+                          "; a Python file runs as code only without --tvmscript-only")
     else:
-        origin = f"{path}:{why}"
+        mod, why = _exec_python(path)
+        if mod is None:
+            mod = _parse_text(text, f"; and neither a Python file defining {'/'.join(ENTRY_NAMES)} ({why})")
+        else:
+            origin = f"{path}:{why}"
     script = script_of(mod)
     if loaded is not None:
         loaded[origin] = mod
@@ -147,28 +163,50 @@ def _load_module_file(path: Path, seed: int, round_trip: bool = True,
             parse(script)
         except Exception as e:  # noqa: BLE001 - the module must cross to the worker as text
             raise ValueError(f"its TVMScript does not parse back ({_first_line(e)})") from None
-    return CorpusModule(script, origin, module_ir(mod), seed)
+    return CorpusModule(str(script), origin, module_ir(mod), seed)
+
+
+def _parse_text(text: str, otherwise: str) -> Any:
+    try:
+        mod = parse(text)
+    except ValueError as e:
+        raise ValueError(f"{e}{otherwise}") from None
+    except Exception as e:  # noqa: BLE001 - TVM's parser refused it
+        raise ValueError(f"not TVMScript TVM parses ({_first_line(e)}){otherwise}") from None
+    if mod is None:
+        raise ValueError("its TVMScript is neither an IRModule nor a PrimFunc")
+    return mod
 
 
 def _load_finding(directory: Path, subject_names: tuple[str, ...], seed: int, **kw: Any) -> Any:
+    """A saved finding, read as data (neither repro.py nor input_ir.py is run): its example
+    for the same pass, else its input module as TVMScript."""
     repro = directory / "repro.py"
     text = repro.read_text()
     found = re.search(r"recheck\(subject=('[^']*'|\"[^\"]*\")", text)
-    same = found is not None and found.group(1)[1:-1].lower() in {n.lower() for n in subject_names}
-    if same:
-        name = f"passcheck_finding_{abs(hash(str(repro.resolve())))}"
-        spec = importlib.util.spec_from_file_location(name, repro)
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
+    if found is not None and found.group(1)[1:-1].lower() in {n.lower() for n in subject_names}:
         try:
-            spec.loader.exec_module(module)  # defines EXAMPLE; runs nothing (main is guarded)
-            return module.EXAMPLE
-        except Exception:  # noqa: BLE001 - fall back to the input module
-            pass
+            return read_example(text)
+        except NotPlainData as e:
+            raise ValueError(f"refused its example: {e}; never loaded") from None
     source = directory / "input_ir.py"
     if not source.is_file():
         raise ValueError("a saved finding of another pass without input_ir.py")
-    return _load_module_file(source, seed, **kw)
+    return _load_module_file(source, seed, **{**kw, "script_only": True})
+
+
+def read_example(repro_text: str) -> Any:
+    """The example a repro.py holds (its ``EXAMPLE_JSON``), read from the file's syntax tree and
+    decoded as plain data; ``NotPlainData`` (one line) when it holds none this passcheck reads."""
+    try:
+        tree = ast.parse(repro_text)
+    except (SyntaxError, ValueError) as e:
+        raise NotPlainData(f"repro.py does not parse as Python ({type(e).__name__})") from None
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == ["EXAMPLE_JSON"] \
+                and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+            return loads(node.value.value)
+    raise NotPlainData("repro.py holds no EXAMPLE_JSON (written by an older passcheck, or not by passcheck)")
 
 
 def _is_finding(path: Path) -> bool:
@@ -177,12 +215,14 @@ def _is_finding(path: Path) -> bool:
 
 
 def load_corpus(paths: tuple[str, ...] | list[str], ir: str | None, subject_names: tuple[str, ...] = (),
-                seed: int = 0, what: str = "--corpus", round_trip: bool = True) -> Corpus:
+                seed: int = 0, what: str = "--corpus", round_trip: bool = True, script_only: bool = False) -> Corpus:
     """The examples the files under ``paths`` give for a subject of family ``ir`` (modules of
     the other family are skipped, with the reason; ``ir=None`` takes every module).
-    ``round_trip=False``: a module whose TVMScript does not parse back is kept (in-process use)."""
+    ``round_trip=False``: a module whose TVMScript does not parse back is kept (in-process use).
+    A ``.py`` file runs as Python (the user's own code) unless ``script_only``; ``.tvmscript``
+    files and saved findings are read as data, never run."""
     corpus = Corpus()
-    kw = {"round_trip": round_trip, "loaded": corpus.modules}
+    kw = {"round_trip": round_trip, "loaded": corpus.modules, "script_only": script_only}
 
     def take(item: Any, path: Path) -> None:
         item_ir = getattr(item, "ir", ir)
@@ -230,7 +270,8 @@ def _walk(directory: Path) -> list[Path]:
     return out
 
 
-def corpus_for(paths: tuple[str, ...] | list[str], subject: str, ir: str = "relax") -> Corpus:
+def corpus_for(paths: tuple[str, ...] | list[str], subject: str, ir: str = "relax",
+               script_only: bool = False) -> Corpus:
     """``load_corpus`` for the subject named ``subject`` (resolved as the run resolves it)."""
     from passcheck.core.subject import resolve
 
@@ -238,4 +279,4 @@ def corpus_for(paths: tuple[str, ...] | list[str], subject: str, ir: str = "rela
     if not getattr(s, "accepts_corpus", True):
         raise UsageError(f"--corpus: {s.name} draws its own schedule steps and takes no given module; use a "
                          "TIR pass (--ir tir path.py:make_pass) or `passcheck verify FILE`")
-    return load_corpus(paths, s.ir, s.names)
+    return load_corpus(paths, s.ir, s.names, script_only=script_only)

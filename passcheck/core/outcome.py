@@ -6,7 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from passcheck.core.data import plain_data
 
+
+@plain_data("engine.Verdict")
 class Verdict(StrEnum):
     HELD = "held"
     DISCARDED = "discarded"  # the property does not apply to this example

@@ -21,6 +21,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from passcheck.core.data import plain_data
 from passcheck.core.errors import UsageError
 from passcheck.core.loading import looks_like_spec
 from passcheck.core.registry import Registry
@@ -30,6 +31,7 @@ MUTATE = "mutate"  # rounds of metamorphic mutation of each example (0: none)
 SEED_MODELS = "seed_models"  # models to check as they are and to draw from (paths, corpus names)
 
 
+@plain_data("engine.Options")
 @dataclass(frozen=True)
 class Options:
     """Run options a subject may read (all plain data: they travel to the worker)."""

@@ -2,7 +2,8 @@
 
 A bundle is a folder with one sub-folder per example (``ENTRY``)::
 
-    ENTRY/meta.json     who wrote it (subject, property, target, the pickled example), how to call it
+    ENTRY/meta.json     who wrote it (subject, property, target, the example as passcheck-data JSON),
+                        how to call it
     ENTRY/kernel.so     the exported library (host code for LLVM, device code as CUDA source)
     ENTRY/inputs.npz    the call's arguments in order (arg0, arg1, ...); outputs pre-filled
     ENTRY/cpu.npz       the CPU's outputs for the same call (out0, ...)
@@ -12,6 +13,11 @@ A bundle is a folder with one sub-folder per example (``ENTRY``)::
 Two kinds of call: ``kernel`` (a PrimFunc ``main(*args)`` writing its output arguments, the
 indices in ``meta["outputs"]``) and ``vm`` (a Relax VM function ``main(*args)`` returning a
 tensor or a tuple of them). Only NumPy and JSON here: the runner reads this on a GPU machine.
+
+What comes back is read as data: meta.json and result.json are JSON, the arrays ``.npz`` files
+NumPy loads without pickle, and the example is plain data (``core/data.py``) that builds only
+passcheck's declared classes; anything else is refused with one line. (``kernel.so`` is code:
+the runner loads it, so run bundles you built.)
 """
 
 from __future__ import annotations
@@ -25,7 +31,8 @@ from typing import Any
 
 import numpy as np
 
-FORMAT = "passcheck-bundle/1"
+FORMAT = "passcheck-bundle/2"
+READABLE = ("passcheck-bundle/1", FORMAT)  # /1 held the example as a pickle: never loaded
 STATUSES = ("ok", "error", "crash", "timeout")
 
 
@@ -46,19 +53,37 @@ class Entry:
         return _arrays(self.path / "cpu.npz")
 
     def result(self) -> dict[str, Any] | None:
-        """The runner's record (None: not run yet)."""
+        """The runner's record (None: not run yet); ValueError when result.json is not one."""
         p = self.path / "result.json"
-        return json.loads(p.read_text()) if p.is_file() else None
+        if not p.is_file():
+            return None
+        try:
+            r = json.loads(p.read_text())
+        except (ValueError, UnicodeDecodeError) as e:
+            raise ValueError(f"result.json is not JSON ({str(e).splitlines()[0][:100]})") from None
+        if not isinstance(r, dict) or r.get("status") not in STATUSES or not isinstance(r.get("message", ""), str):
+            raise ValueError("result.json is not the runner's record (a status of ok, error, crash or timeout)")
+        return r
+
+    def has_result(self) -> bool:
+        """Whether the runner recorded a result (a malformed record counts as none: run it again)."""
+        try:
+            return self.result() is not None
+        except ValueError:
+            return False
 
     def gpu_outputs(self) -> list[np.ndarray]:
         return _arrays(self.path / "gpu.npz")
 
     def example(self) -> Any:
-        """The plain-data example the entry was built from (needs passcheck's families)."""
-        import base64
-        import pickle
+        """The plain-data example the entry was built from (needs passcheck's families);
+        ``NotPlainData`` (one line) when meta.json holds none this passcheck reads."""
+        from passcheck.core.data import NotPlainData, load_document
 
-        return pickle.loads(base64.b64decode(self.meta["example"]))
+        doc = self.meta.get("example")
+        if isinstance(doc, str):
+            raise NotPlainData("its example is a pickle (written by an older passcheck): never loaded")
+        return load_document(doc)
 
 
 def _arrays(path: Path) -> list[np.ndarray]:
@@ -101,15 +126,24 @@ def is_entry(path: Path) -> bool:
     return (path / "meta.json").is_file() and (path / "kernel.so").is_file()
 
 
-def entries(root: str | Path) -> list[Entry]:
-    """The entries of a bundle (or the one entry ``root`` is), oldest first."""
+def entries(root: str | Path, refused: list[str] | None = None) -> list[Entry]:
+    """The entries of a bundle (or the one entry ``root`` is), oldest first. An entry whose
+    meta.json is not a bundle entry's raises ValueError, or, given ``refused``, is left out with
+    one line there."""
     root = Path(root)
     dirs = [root] if is_entry(root) else sorted(p for p in root.iterdir() if p.is_dir() and is_entry(p))
     out = []
     for d in dirs:
-        meta = json.loads((d / "meta.json").read_text())
-        if meta.get("format") != FORMAT:
-            raise ValueError(f"{d}: not a {FORMAT} entry (format {meta.get('format')!r})")
+        try:
+            meta = json.loads((d / "meta.json").read_text())
+            if not isinstance(meta, dict) or meta.get("format") not in READABLE:
+                got = meta.get("format") if isinstance(meta, dict) else type(meta).__name__
+                raise ValueError(f"not a {FORMAT} entry (format {str(got)[:40]!r})")
+        except (ValueError, UnicodeDecodeError) as e:
+            if refused is None:
+                raise ValueError(f"{d}: {str(e).splitlines()[0][:200]}") from None
+            refused.append(f"{d.name}: meta.json: {str(e).splitlines()[0][:200]}; skipped")
+            continue
         out.append(Entry(d, meta))
     return out
 

@@ -57,7 +57,7 @@ def run_entry(entry: Entry) -> tuple[list[Any], str]:
 
 def _serve(root: str, ids: list[str]) -> None:
     """The child: run the named entries in order; ``started`` marks the one in progress."""
-    by_id = {e.id: e for e in entries(root)}
+    by_id = {e.id: e for e in entries(root, [])}
     for i in ids:
         e = by_id[i]
         (e.path / "started").write_text(str(time.time()))
@@ -74,7 +74,7 @@ def _serve(root: str, ids: list[str]) -> None:
 
 def run_bundle(root: str | Path, timeout: float = 120.0, force: bool = False, log: Any = None) -> dict[str, int]:
     """Run every entry of ``root`` without a result (all with ``force``); counts by status."""
-    todo = [e for e in entries(root) if force or e.result() is None]
+    todo = [e for e in entries(root, []) if force or not e.has_result()]
     for e in todo:
         (e.path / "result.json").unlink(missing_ok=True)
     while todo:
@@ -89,10 +89,10 @@ def run_bundle(root: str | Path, timeout: float = 120.0, force: bool = False, lo
                 write_result(current, "timeout", f"no result after {timeout:g} s")
                 (current.path / "started").unlink(missing_ok=True)
         for e in todo:
-            if e.result() is None and (e.path / "started").is_file():
+            if not e.has_result() and (e.path / "started").is_file():
                 write_result(e, "crash", f"the runner process died (exit code {child.returncode})")
                 (e.path / "started").unlink(missing_ok=True)
-        left = [e for e in todo if e.result() is None]
+        left = [e for e in todo if not e.has_result()]
         if len(left) == len(todo):
             # Died before its first entry (e.g. at import): another child would do the same.
             for e in left:
@@ -100,8 +100,8 @@ def run_bundle(root: str | Path, timeout: float = 120.0, force: bool = False, lo
             left = []
         todo = left
     counts = {s: 0 for s in ("ok", "error", "crash", "timeout")}
-    for e in entries(root):
-        r = e.result()
+    for e in entries(root, []):
+        r = e.result() if e.has_result() else None
         if r is not None:
             counts[r["status"]] += 1
     return counts
@@ -123,11 +123,14 @@ def main(argv: list[str] | None = None) -> int:
     if not Path(ns.dir).is_dir():
         print(f"passcheck.bundle: error: {ns.dir} is not a folder; give the folder --bundle wrote", file=sys.stderr)
         return USAGE_EXIT
+    refused: list[str] = []
     try:
-        found = entries(ns.dir)
-    except (ValueError, OSError) as e:
+        found = entries(ns.dir, refused)
+    except OSError as e:
         print(f"passcheck.bundle: error: {e}", file=sys.stderr)
         return USAGE_EXIT
+    for line in refused:  # an entry whose meta.json is not a bundle entry's: left as it is
+        print(f"refused: {line}")
     if not found:
         print(f"passcheck.bundle: error: {ns.dir} holds no bundle entries", file=sys.stderr)
         return USAGE_EXIT

@@ -49,7 +49,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="write a report: json:PATH or junit:PATH (JUnit XML for CI); repeatable")
     p.add_argument("--corpus", action="append", default=[], metavar="PATH",
                    help="also check these modules, first: TVMScript, a Python file defining mod/Before/before, "
-                        "a saved finding, or a directory of them (repeatable)")
+                        "a saved finding, or a directory of them (repeatable); a .py file runs as Python")
+    p.add_argument("--tvmscript-only", action="store_true",
+                   help="with --corpus: read every file as TVMScript text, never running Python (for files you "
+                        "did not write)")
     p.add_argument("--ir", default="relax", help="IR family (relax, tir) when PASS is an import spec")
     p.add_argument("--findings-dir", default="passcheck-findings", help="where repro scripts are written")
     p.add_argument("--allow-nan", action="store_true", help="also feed NaN/Inf input values")
@@ -65,7 +68,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="examples per batch sent to a worker, their modules compiled together (default 16)")
     p.add_argument("--db", default="", metavar="PATH",
                    help="example database: failures are saved and replayed first next time (default "
-                        ".passcheck/examples; redis://HOST:PORT for a shared one)")
+                        ".passcheck/examples; redis://[USER@]HOST:PORT[/DB] or rediss:// for a shared one, the "
+                        "password in $PASSCHECK_REDIS_PASSWORD)")
     p.add_argument("--no-db", action="store_true", help="no example database")
     p.add_argument("--strict-known", action="store_true",
                    help="known TVM bugs (kept repros) fail the run too; by default they are listed apart, as "
@@ -105,7 +109,7 @@ def _run(ns: argparse.Namespace) -> int:
     if ns.corpus:
         from passcheck.integrations.corpus_cli import attach_corpus
 
-        attach_corpus(config, ns.corpus, out)
+        attach_corpus(config, ns.corpus, out, ns.tvmscript_only)
     show = not ns.no_progress and out.is_terminal
     if show:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn

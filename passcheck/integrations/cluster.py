@@ -1,10 +1,10 @@
 """Campaign tasks: a seed range of one pass, run where a worker is free (this machine's worker
 pool, or a Ray cluster), merged into one result per pass.
 
-A task is plain data (``Task``) and its result a ``RunResult``: both travel through Ray as they
-are. On Ray each task is retried when the process or node running it dies (Ray's own retries,
-then passcheck's), so a lost node's seed range is re-run elsewhere and the campaign loses no
-seed. Failures go to the campaign's example database (``--db redis://...``): every task
+A task is plain data (``Task``) and its result a ``RunResult``: both travel through Ray as
+passcheck-data JSON (``core/data.py``), read back as data, never unpickled. On Ray each task is
+retried when the process or node running it dies (Ray's own retries, then passcheck's), so a
+lost node's seed range is re-run elsewhere and the campaign loses no seed. Failures go to the campaign's example database (``--db redis://...``): every task
 replays every failure saved so far, by any task, on any machine, before drawing its own.
 """
 
@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
+from passcheck.core.data import NotPlainData, dumps, loads, plain_data
 from passcheck.core.engine.merge import merge_results
 from passcheck.core.engine.results import RunConfig, RunResult
 from passcheck.core.errors import UsageError
@@ -23,6 +24,7 @@ from passcheck.core.errors import UsageError
 RETRIES = 3  # passcheck's own resubmissions of a task whose worker or node was lost, after Ray's
 
 
+@plain_data("campaign.Task")
 @dataclass(frozen=True)
 class Task:
     config: RunConfig  # its seed is the first of the range; its findings_dir the task's own
@@ -94,18 +96,42 @@ def start_ray(address: str) -> Any:
     return ray
 
 
+def _over_json(task_fn: Callable[[Task], RunResult]) -> Callable[[str], str]:
+    """``task_fn`` taking and returning JSON text: what passcheck itself sends through Ray."""
+
+    def call(text: str) -> str:
+        task = loads(text)
+        if not isinstance(task, Task):
+            raise NotPlainData(f"a {type(task).__name__}, not a campaign task")
+        return dumps(task_fn(task))
+
+    return call
+
+
+def _result(text: str) -> RunResult:
+    result = loads(text)
+    if not isinstance(result, RunResult):
+        raise NotPlainData(f"a {type(result).__name__}, not a run result")
+    return result
+
+
 def run_ray(ray: Any, todo: Iterator[Task], count: int | None, deadline: float, report: Report,
-            task_fn: Callable[[Task], RunResult] = run_task) -> list[RunResult]:
+            task_fn: Callable[[Task], RunResult] = run_task, env: dict[str, str] | None = None) -> list[RunResult]:
     """Tasks spread over the cluster, as many in flight as it has CPUs; each task uses one
-    passcheck worker (``jobs=1``): the cluster's parallelism is the tasks."""
-    remote = ray.remote(num_cpus=1, max_retries=RETRIES)(task_fn)
+    passcheck worker (``jobs=1``): the cluster's parallelism is the tasks. ``env``: environment
+    variables the tasks need (the redis password), set in Ray's runtime environment, not in the
+    task's data."""
+    options: dict[str, Any] = {"num_cpus": 1, "max_retries": RETRIES}
+    if env:
+        options["runtime_env"] = {"env_vars": dict(env)}
+    remote = ray.remote(**options)(_over_json(task_fn))
     slots = max(1, int(ray.cluster_resources().get("CPU", 1)))
     inflight: dict[Any, tuple[Task, float, int]] = {}
     out: list[RunResult] = []
     handed = 0
 
     def submit(task: Task, tries: int = 0) -> None:
-        inflight[remote.remote(task)] = (task, time.monotonic(), tries)
+        inflight[remote.remote(dumps(task))] = (task, time.monotonic(), tries)
 
     while True:
         while len(inflight) < slots and (count is None or handed < count) and time.monotonic() < deadline:
@@ -116,7 +142,7 @@ def run_ray(ray: Any, todo: Iterator[Task], count: int | None, deadline: float, 
         done, _ = ray.wait(list(inflight), num_returns=1)
         task, started, tries = inflight.pop(done[0])
         try:
-            result = ray.get(done[0])
+            result = _result(ray.get(done[0]))
         except ray.exceptions.RayError as e:
             if tries >= RETRIES:
                 raise RuntimeError(f"campaign task {task.label} failed {tries + 1} times: {e}") from None

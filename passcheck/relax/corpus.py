@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from passcheck.core.case import Case
-from passcheck.core.corpus import CorpusModule, parse, widen_floats
+from passcheck.core.corpus import CorpusModule, parse, parse_given, widen_floats
 from passcheck.core.errors import Discard, Unknown
 from passcheck.core.rounding import Approx
 from passcheck.relax import execution
@@ -121,7 +121,7 @@ class CorpusRelaxCase(RelaxCase):
     def __init__(self, subject: str, example: CorpusModule, extras: dict[str, Any]) -> None:
         Case.__init__(self, subject, example)
         self.spec = None  # type: ignore[assignment]
-        self.built = parse(example.script)
+        self.built = parse_given(example)
         self.entry = entry_function(self.built)
         self.stages = {}
         self.transform = None

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 from hypothesis import strategies as st
 
+from passcheck.core.data import plain_data
 from passcheck.core.reduce import without_chunks
 from passcheck.core.subject import Options, Subject, register_subject
 from passcheck.relax import execution
@@ -30,6 +31,7 @@ PIPELINES = ("default", "zero", "cpu")  # tvm.compile's default; zero + default;
 CPUS = ("generic", "host", "x86-64")  # llvm; llvm -mcpu=<this machine>; llvm -mcpu=x86-64
 
 
+@plain_data("relax.pipeline.Build")
 @dataclass(frozen=True)
 class Build:
     pipeline: str = "default"
@@ -43,6 +45,7 @@ class Build:
 BASELINE = Build()  # what every other passcheck subject compiles with
 
 
+@plain_data("relax.PipelineBuilds")
 @dataclass(frozen=True)
 class PipelineBuilds:
     """``graph`` (a drawn graph, a mutant, a seed model) built with ``BASELINE`` and ``builds``.

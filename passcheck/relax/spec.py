@@ -14,11 +14,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from passcheck.core.data import plain_data
 from passcheck.core.rounding import INT_RANGE
 
 Dim = int | str  # a str is a symbolic dimension, e.g. "n"
 
 
+@plain_data("relax.TensorDecl")
 @dataclass(frozen=True)
 class TensorDecl:
     """A graph input: a function parameter, or a constant baked into the IR."""
@@ -33,6 +35,7 @@ class TensorDecl:
     seed: int = 0
 
 
+@plain_data("relax.Node")
 @dataclass(frozen=True)
 class Node:
     op: str
@@ -47,6 +50,7 @@ class Node:
         return dict(self.attrs)
 
 
+@plain_data("relax.GraphSpec")
 @dataclass(frozen=True)
 class GraphSpec:
     inputs: tuple[TensorDecl, ...]

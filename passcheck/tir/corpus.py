@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from passcheck.core.corpus import CorpusModule, parse, widen_floats
+from passcheck.core.corpus import CorpusModule, parse, parse_given, widen_floats
 from passcheck.core.errors import Discard, Unknown
 from passcheck.core.rounding import UNIT_ROUNDOFF
 from passcheck.tir.analysis import Evaluator, is_int, key
@@ -111,7 +111,7 @@ class CorpusTirCase(TirCase):
 
     def __init__(self, subject: str, example: CorpusModule) -> None:
         super().__init__(subject, example, None)
-        self.original = self.before = parse(example.script)
+        self.original = self.before = parse_given(example)
         self.entry, _ = _main(self.before)
         self.reassociates = True  # an unknown pass: only the tolerance comparison is fair to it
 

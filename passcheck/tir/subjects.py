@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 
 from passcheck.core import timing
 from passcheck.core.corpus import CorpusModule
+from passcheck.core.data import plain_data
 from passcheck.core.errors import Discard, UsageError
 from passcheck.core.subject import Family, Options, Subject, known_subjects, register_family, register_subject
 from passcheck.tir.case import TirCase
@@ -254,6 +255,7 @@ class ScheduleSubject(PrimitiveSubject):
         return case
 
 
+@plain_data("tir.CustomExample")
 @dataclass(frozen=True)
 class CustomExample:
     spec: PrimFuncSpec

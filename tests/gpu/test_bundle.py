@@ -60,6 +60,11 @@ def test_llvm_bundle_round_trip(tmp_path: Path) -> None:
     assert main(["bundle", "check", str(bundle), "--findings-dir", str(findings)]) == 1
     repro = next(findings.rglob("repro.py"))
     assert "gpu_matches_cpu" in repro.read_text() and (repro.parent / "entry" / "kernel.so").is_file()
+    # the example went through meta.json and the repro as data, and came back the same
+    from passcheck.core.corpus import read_example
+
+    assert first.example() == case.example == read_example(repro.read_text())
+    assert "pickle" not in (first.path / "meta.json").read_text()
     # Running it again changes nothing: every entry has its result.
     again = subprocess.run([sys.executable, "-m", "passcheck.bundle", "run", str(bundle)], capture_output=True,
                            text=True, timeout=300)

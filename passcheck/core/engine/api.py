@@ -28,7 +28,7 @@ def check(subject: str, *, examples: int = 100, seed: int = 0, impl: str | None 
           timeout: float = 60.0, shrink_seconds: float = 120.0, findings_dir: str = "passcheck-findings",
           allow_special_values: bool = False, raise_on_findings: bool = False,
           strict_known: bool = False, ignore_known: bool = True, corpus: Iterable[str] = (), mutate: int = 0,
-          seed_models: Iterable[str] = (), drift_findings: bool = False,
+          seed_models: Iterable[str] = (), drift_findings: bool = False, tvmscript_only: bool = False,
           jobs: int = 0, batch: int = 16, database: str | None = None) -> RunResult:
     """Run passcheck on ``subject`` (a pass, primitive, or import spec) and return the result.
 
@@ -36,7 +36,8 @@ def check(subject: str, *, examples: int = 100, seed: int = 0, impl: str | None 
     AssertionError, so pytest shows it as a test failure with the repro paths). Findings that
     match a known TVM bug do not count, as pytest's xfail, unless ``strict_known=True``
     (``ignore_known``, the default since, is accepted for old callers). ``corpus``:
-    files or directories of given modules, checked first (``--corpus``). ``mutate``,
+    files or directories of given modules, checked first (``--corpus``; a ``.py`` file runs as Python
+    unless ``tvmscript_only``, ``--tvmscript-only``). ``mutate``,
     ``seed_models`` and ``drift_findings`` are ``--mutate``, ``--seed-model``, ``--drift-findings``.
     ``jobs`` worker processes (0: one per core) check ``batch`` examples at a time; ``database`` keeps
     failures to replay first next time (``""`` the default directory ``.passcheck/examples``, a
@@ -53,7 +54,7 @@ def check(subject: str, *, examples: int = 100, seed: int = 0, impl: str | None 
     if corpus:
         from passcheck.core.corpus import corpus_for
 
-        config.explicit_examples = tuple(corpus_for(list(corpus), subject, ir).examples)
+        config.explicit_examples = tuple(corpus_for(list(corpus), subject, ir, tvmscript_only).examples)
     result = run(config)
     if raise_on_findings and not result.ok:
         raise FindingsError(result)

@@ -52,6 +52,7 @@ def merge_results(results: list[RunResult]) -> RunResult:
         out.shrink_s += r.shrink_s
         out.worker_restarts += r.worker_restarts
         out.replayed += r.replayed
+        out.refused += [line for line in r.refused if line not in out.refused]
         timing.add(out.timings, r.timings)
         for category, items in r.coverage.items():
             mine = out.coverage.setdefault(category, {})

@@ -22,6 +22,9 @@ class Replay:
     def key_of(self, p: Plan) -> bytes:
         return FailureStore.key(p.subject.name, p.config.ir, absolute_impl(p.impl))
 
+    def refused(self) -> list[str]:
+        return list(self.store.refused) if self.store is not None else []
+
 
 def prepare(p: Plan) -> tuple[Plan, Replay]:
     """The plan with the saved failures of its subject appended to its explicit examples."""

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import base64
-import pickle
+import json
 import re
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from passcheck.core.data import dumps
 from passcheck.core.subject import Options, Subject
 
 TEMPLATE = '''#!/usr/bin/env python
@@ -17,64 +17,51 @@ TEMPLATE = '''#!/usr/bin/env python
 {message}
 
 Run `python {fname}`: exit 1 while the property still fails, 0 once it holds.
-The input IR (TVMScript) is in input_ir.py beside this file; the example below is the
-plain-data description passcheck rebuilds it from.
+The input IR (TVMScript) is in input_ir.py beside this file; EXAMPLE_JSON below is the
+plain-data description passcheck rebuilds it from (JSON that builds only passcheck's declared
+plain-data classes: editing it is how to try a variant).
 """
 
 import sys
 
-{imports}
+from passcheck.core.data import loads
 from passcheck.core.engine.repro import recheck
 
-EXAMPLE = {example}
-
+EXAMPLE_JSON = {data}
+EXAMPLE = loads(EXAMPLE_JSON)
+{python}
 if __name__ == "__main__":
     sys.exit(recheck(subject={subject!r}, prop={prop!r}, example=EXAMPLE, impl={impl!r}, ir={ir!r},
                      property_files={files!r}, timeout={timeout!r}))
 '''
 
 
-def example_source(example: Any) -> tuple[str, str]:
-    """(imports, expression) that rebuild ``example``: its repr when that round-trips, else a pickle."""
-    text = repr(example)
-    classes = sorted({type(x) for x in _walk(example) if hasattr(x, "__dataclass_fields__")},
-                     key=lambda c: (c.__module__, c.__name__))
-    ns: dict[str, Any] = {}
-    imports = []
-    for c in classes:
-        ns[c.__name__] = c
-        imports.append(f"from {c.__module__} import {c.__name__}")
-    try:
-        if eval(text, ns) == example:  # noqa: S307 - our own repr
-            wrapped = _wrap(text)
-            try:  # a break inside a string literal (a given module's script) does not parse
-                same = eval(wrapped, ns) == example  # noqa: S307
-            except SyntaxError:
-                same = False
-            return "\n".join(imports), wrapped if same else text
-    except Exception:  # noqa: BLE001
-        pass
-    blob = base64.b64encode(pickle.dumps(example)).decode()
-    return "import base64\nimport pickle", f"pickle.loads(base64.b64decode({blob!r}))"
+def example_literal(example: Any) -> str:
+    """A Python string literal holding ``example`` as a passcheck-data JSON document (indented,
+    so a repro shows the example one field a line); a TypeError when it is not plain data."""
+    text = _pretty(json.loads(dumps(example)), "")
+    return f"r'''{text}'''" if "'''" not in text else repr(text)
 
 
-def _wrap(text: str) -> str:
-    # break long reprs after commas so the file stays readable
-    return re.sub(r"(\), )", "),\n    ", text)
+def _pretty(value: Any, indent: str) -> str:
+    """JSON with one field a line, and arrays of plain values (a shape, attributes) on one."""
+    flat = json.dumps(value)
+    if len(flat) <= 100 and not (isinstance(value, dict) and len(value) > 3):
+        return flat
+    inner = indent + "  "
+    if isinstance(value, dict):
+        items = [f"{inner}{json.dumps(k)}: {_pretty(v, inner)}" for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + f"\n{indent}}}"
+    if isinstance(value, list):
+        return "[\n" + ",\n".join(f"{inner}{_pretty(v, inner)}" for v in value) + f"\n{indent}]"
+    return flat
 
 
-def _walk(obj: Any) -> Any:
-    yield obj
-    if hasattr(obj, "__dataclass_fields__"):
-        for f in obj.__dataclass_fields__:
-            yield from _walk(getattr(obj, f))
-    elif isinstance(obj, (list, tuple)):
-        for x in obj:
-            yield from _walk(x)
-    elif isinstance(obj, dict):
-        for k, v in obj.items():
-            yield from _walk(k)
-            yield from _walk(v)
+def example_comment(example: Any) -> str:
+    """``example`` as Python (its repr, for reading and for copying into a test), as comment lines."""
+    text = re.sub(r"(\), )", "),\n", repr(example))
+    return "\n# EXAMPLE, as Python (for reading; the JSON above is what runs):\n" + "\n".join(
+        f"#   {line}" for line in text.splitlines()) + "\n"
 
 
 def write_repros(result: Any, impl: str | None, subject: Subject) -> None:
@@ -88,13 +75,18 @@ def write_repros(result: Any, impl: str | None, subject: Subject) -> None:
         known = "-known" if f.known_bug and twice[(f.property, f.kind)] > 1 else ""
         d = base / f"{f.property}-{f.kind}{known}"
         d.mkdir(parents=True, exist_ok=True)
-        imports, expr = example_source(f.example)
         # (not ``subject``: that is the Subject whose save_inputs runs below)
         name = absolute_impl(cfg.subject) if ":" in cfg.subject else result.subject_name
+        try:
+            data = example_literal(f.example)
+        except TypeError as e:  # a third party's example class not declared plain data
+            (d / "repro.py").write_text(f"raise SystemExit({f'passcheck could not write this repro: {e}'!r})\n")
+            f.repro = str(d / "repro.py")
+            continue
         text = TEMPLATE.format(subject=name, prop=f.property, kind=f.kind,
-                               message=f.message.replace('"""', "'''"), fname="repro.py", imports=imports,
-                               example=expr, impl=impl_abs, ir=result.subject_ir, files=files,
-                               timeout=float(cfg.timeout))
+                               message=f.message.replace('"""', "'''"), fname="repro.py", data=data,
+                               python=example_comment(f.example), impl=impl_abs, ir=result.subject_ir,
+                               files=files, timeout=float(cfg.timeout))
         (d / "repro.py").write_text(text)
         if f.input_script:
             (d / "input_ir.py").write_text(f.input_script)

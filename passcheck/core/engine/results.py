@@ -8,10 +8,12 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from passcheck.core.data import plain_data
 from passcheck.core.outcome import Verdict
 from passcheck.core.subject import Options
 
 
+@plain_data("engine.RunConfig")
 @dataclass
 class RunConfig:
     subject: str
@@ -56,6 +58,7 @@ def cpu_count() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+@plain_data("engine.PropertyStats")
 @dataclass
 class PropertyStats:
     held: int = 0
@@ -101,6 +104,7 @@ class PropertyStats:
             self.unknown += verdict == Verdict.UNKNOWN
 
 
+@plain_data("engine.Finding")
 @dataclass
 class Finding:
     property: str
@@ -115,6 +119,7 @@ class Finding:
     known_bug: str | None = None  # the kept repro of the known TVM bug it matches
 
 
+@plain_data("engine.RunResult")
 @dataclass
 class RunResult:
     config: RunConfig
@@ -136,6 +141,9 @@ class RunResult:
     coverage: dict[str, dict[str, int]] = field(default_factory=dict)  # category -> item -> examples
     replayed: int = 0  # saved failures replayed first from the example database
     tvm: dict[str, str | None] = field(default_factory=dict)  # the TVM it ran on (``TVMBuild.as_dict``)
+    # What the run read and refused, one line each (example database values that are not
+    # passcheck's plain data: never loaded), and failures it could not save there.
+    refused: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -180,6 +188,7 @@ class RunResult:
             "strict_known": cfg.strict_known,
             "jobs": cfg.workers,
             "replayed": self.replayed,
+            "refused": list(self.refused),
             "timings": {k: round(v, 4) for k, v in sorted(self.timings.items(), key=lambda kv: -kv[1])},
             "coverage": {c: dict(sorted(items.items(), key=lambda kv: (-kv[1], kv[0])))
                          for c, items in self.coverage.items()},

@@ -37,6 +37,7 @@ def run(config: RunConfig, progress: Progress | None = None) -> RunResult:
     result.tvm = tvm_build().as_dict()
     recognise_known(p, result)
     replaying.record_outcome(p, replay, record.explicit_results, result.findings)
+    result.refused = replay.refused()
     if result.findings:
         write_repros(result, p.impl, p.subject)
     result.duration_s = time.perf_counter() - t_start

@@ -32,18 +32,38 @@ def bundle_command(args: list[str]) -> int:
     return _check(root, findings_dir)
 
 
-def _entries(root: Path) -> list[Any]:
+def _entries(root: Path, refused: list[str]) -> list[Any]:
+    """The entries whose meta.json and example read as data; the others are refused, one line each."""
+    from passcheck.core.data import NotPlainData
+    from passcheck.core.loading import looks_like_spec
     from passcheck.gpu.bundle import entries
 
     if not root.is_dir():
         raise UsageError(f"{root} is not a folder; give the folder that --bundle wrote")
     try:
-        found = entries(root)
-    except (ValueError, OSError) as e:
+        found = entries(root, refused)
+    except OSError as e:
         raise UsageError(f"{root}: {e}") from None
-    if not found:
+    if not found and not refused:
         raise UsageError(f"{root} holds no bundle entries (--bundle DIR writes them)")
-    return found
+    readable = []
+    for e in found:
+        subject = str(e.meta.get("subject", ""))
+        try:
+            if not subject or looks_like_spec(subject.split("@")[0]):
+                raise NotPlainData(f"its subject {subject[:80]!r} is not a passcheck pass or primitive (bundle "
+                                   "check runs no code a bundle names)")
+            e.example()
+        except NotPlainData as err:
+            refused.append(f"{e.id}: meta.json: {err}; skipped")
+            continue
+        try:
+            e.result()
+        except ValueError as err:
+            refused.append(f"{e.id}: {err}; skipped")
+            continue
+        readable.append(e)
+    return readable
 
 
 def _check(root: Path, findings_dir: str) -> int:
@@ -55,16 +75,33 @@ def _check(root: Path, findings_dir: str) -> int:
     out = console()
     counts: dict[str, int] = {}
     first: dict[tuple[str, Verdict], tuple[Any, Any, str]] = {}
-    for e in _entries(root):
-        subject = resolve(str(e.meta["subject"]), str(e.meta.get("family", "tir")))
+    refused: list[str] = []
+    found = _entries(root, refused)
+    for e in found:
+        try:
+            subject = resolve(str(e.meta["subject"]), str(e.meta.get("family", "tir")))
+        except UsageError as err:
+            refused.append(f"{e.id}: {err}; skipped")
+            continue
         judge = getattr(subject, "check_bundle_entry", None)
         if judge is None:
             raise UsageError(f"{e.id}: {subject.name} cannot check bundle entries")
-        verdict, message = judge(e)
+        try:
+            verdict, message = judge(e)
+        except (AttributeError, TypeError, KeyError, ValueError) as err:  # an example of another kind
+            refused.append(f"{e.id}: its example does not fit {subject.name} ({type(err).__name__}: "
+                           f"{str(err)[:120]}); skipped")
+            continue
         counts[str(verdict)] = counts.get(str(verdict), 0) + 1
         if verdict.finding:
             first.setdefault((subject.name, verdict), (e, subject, message))
-    devices = sorted({str((e.result() or {}).get("device", "")) for e in _entries(root)} - {""})
+    for line in refused:
+        out.print(f"refused: {escape(line)}", highlight=False, soft_wrap=True)
+    if refused:
+        counts["refused"] = len(refused)
+    if not found:
+        raise UsageError(f"{root}: none of its bundle entries could be read as data (see the lines above)")
+    devices = sorted({str((e.result() or {}).get("device", "")) for e in found} - {""})
     out.print(f"bundle {escape(str(root))}: " + ", ".join(f"{n} {k}" for k, n in sorted(counts.items()))
               + (f"; ran on {escape(', '.join(devices))}" if devices else ""), highlight=False)
     for (_, verdict), (e, subject, message) in first.items():

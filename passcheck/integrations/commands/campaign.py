@@ -1,10 +1,12 @@
 """``passcheck campaign PASS... --hours H``: a long run over many seeds, on this machine's
 worker pool or a Ray cluster (``--ray ADDRESS``, ``--ray local``), merged into one report per
-pass; failures go to the example database (``--db redis://HOST:PORT`` to share one)."""
+pass; failures go to the example database (``--db redis://[USER@]HOST:PORT[/DB]`` to share one, the
+password in $PASSCHECK_REDIS_PASSWORD; ``rediss://`` for TLS)."""
 
 from __future__ import annotations
 
 import argparse
+import os
 import time
 from pathlib import Path
 from typing import Any, NoReturn
@@ -31,7 +33,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--batch", type=int, default=16, help="examples per batch sent to a worker (default 16)")
     p.add_argument("--ray", metavar="ADDRESS", help="run the tasks on the Ray cluster at HOST:PORT, or `local`")
     p.add_argument("--db", default="", metavar="PATH", help="example database (default .passcheck/examples; "
-                                                            "redis://HOST:PORT to share one between machines)")
+                                                            "redis://[USER@]HOST:PORT[/DB] or rediss:// to share "
+                                                            "one between machines, the password in "
+                                                            "$PASSCHECK_REDIS_PASSWORD)")
     p.add_argument("--no-db", action="store_true", help="no example database")
     p.add_argument("--impl", metavar="SPEC", help="the implementation under test (as for `passcheck PASS`)")
     p.add_argument("--ir", default="relax", help="IR family (relax, tir) when PASS is an import spec")
@@ -49,7 +53,7 @@ def _parser() -> argparse.ArgumentParser:
 
 @command("campaign")
 def campaign_command(args: list[str]) -> int:
-    """passcheck campaign PASS... [--hours H] [--ray ADDRESS|local] [--db redis://HOST:PORT]"""
+    """passcheck campaign PASS... [--hours H] [--ray ADDRESS|local] [--db redis://[USER@]HOST:PORT[/DB]]"""
     from passcheck.core.engine.plan import plan
     from passcheck.core.engine.results import RunConfig
     from passcheck.core.subject import Options
@@ -62,10 +66,10 @@ def campaign_command(args: list[str]) -> int:
     for spec in ns.report:
         parse_report_spec(spec)
     # Tasks may run in other processes and directories (Ray workers): every path made absolute.
-    from passcheck.core.engine.database import DEFAULT_DIRECTORY
+    from passcheck.core.engine.database import DEFAULT_DIRECTORY, PASSWORD_ENV, is_redis
     from passcheck.core.engine.repro import absolute_impl
 
-    db = None if ns.no_db else (ns.db if ns.db.startswith("redis://") else str(Path(ns.db or DEFAULT_DIRECTORY).resolve()))
+    db = None if ns.no_db else (ns.db if is_redis(ns.db) else str(Path(ns.db or DEFAULT_DIRECTORY).resolve()))
     impl = absolute_impl(ns.impl)
     base = RunConfig(subject=ns.passes[0], ir=ns.ir, impl=impl, examples=ns.examples, seed=ns.seed,
                      properties=tuple(ns.property), property_files=tuple(str(Path(f).resolve()) for f in ns.properties),
@@ -93,7 +97,9 @@ def campaign_command(args: list[str]) -> int:
     if ns.ray:
         ray = cluster.start_ray(ns.ray)
         try:
-            results = cluster.run_ray(ray, todo, ns.tasks, deadline, report)
+            # The password reaches the tasks through Ray's runtime environment, not through their data
+            env = {PASSWORD_ENV: os.environ[PASSWORD_ENV]} if is_redis(db) and os.environ.get(PASSWORD_ENV) else None
+            results = cluster.run_ray(ray, todo, ns.tasks, deadline, report, env=env)
         finally:
             ray.shutdown()
     else:

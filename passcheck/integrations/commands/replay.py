@@ -18,9 +18,12 @@ class _Parser(argparse.ArgumentParser):
 def _parser() -> argparse.ArgumentParser:
     p = _Parser(prog="passcheck replay", description="Re-run every saved failure of the example database.")
     p.add_argument("--db", default="", metavar="PATH",
-                   help="the example database (default .passcheck/examples; redis://HOST:PORT)")
+                   help="the example database (default .passcheck/examples; redis://[USER@]HOST:PORT[/DB], "
+                        "rediss://; the password in $PASSCHECK_REDIS_PASSWORD)")
     p.add_argument("--timeout", type=float, default=60.0, help="seconds per example before it counts as a hang")
     p.add_argument("--forget-fixed", action="store_true", help="delete the failures that are fixed")
+    p.add_argument("--forget-refused", action="store_true",
+                   help="delete the values that are not passcheck's plain data (an older passcheck's pickles)")
     return p
 
 
@@ -30,14 +33,18 @@ def replay_command(args: list[str]) -> int:
     from rich.markup import escape
     from rich.table import Table
 
-    from passcheck.core.engine.database import FailureStore, open_database
+    from passcheck.core.engine.database import FailureStore, open_database, redacted
 
     ns = _parser().parse_args(args)
     store = FailureStore(open_database(ns.db))
     saved = store.everything()
     out = console()
+    for line in store.refused:
+        out.print(f"refused: {escape(line)}", highlight=False, soft_wrap=True)
+    if ns.forget_refused and store.unreadable:
+        out.print(f"deleted {store.forget_refused()} refused value(s)", highlight=False)
     if not saved:
-        out.print(f"no saved failures in {escape(ns.db or '.passcheck/examples')}")
+        out.print(f"no saved failures in {escape(redacted(ns.db) or '.passcheck/examples')}")
         return EXIT_OK
     table = Table(title=f"{len(saved)} saved failure(s)")
     for col in ("pass", "property", "was", "now", "message"):

@@ -26,6 +26,8 @@ def _parser() -> argparse.ArgumentParser:
     p = _Parser(prog="passcheck verify", description="Z3 bounds, well-formedness and types of given modules.")
     p.add_argument("files", nargs="+", metavar="FILE", help="TVMScript, a Python file defining mod/Before/before, "
                    "a saved finding, or a directory of them")
+    p.add_argument("--tvmscript-only", action="store_true",
+                   help="read every file as TVMScript text, never running Python (a .py file otherwise runs as code)")
     p.add_argument("--strict", action="store_true", help="exit 1 when some access is unknown (not proved either way)")
     p.add_argument("--z3-timeout", type=int, default=2000, metavar="MS", help="Z3 timeout per query (default 2000)")
     return p
@@ -51,7 +53,7 @@ def verify_command(args: list[str]) -> int:
     ns = _parser().parse_args(args)
     if ns.z3_timeout < 1:
         raise UsageError("verify: --z3-timeout must be a positive number of milliseconds")
-    corpus = load_corpus(ns.files, ir=None, what="verify", round_trip=False)
+    corpus = load_corpus(ns.files, ir=None, what="verify", round_trip=False, script_only=ns.tvmscript_only)
     out = console()
     totals = {"violation": 0, "ill-formed": 0, "unknown": 0, "ok": 0}
     for path, why in corpus.skipped:

@@ -37,6 +37,8 @@ def render_table(result: Any, console: Any) -> None:
         console.print(f"{result.rejected} drawn example(s) could not be built and were not counted.")
     if getattr(result, "replayed", 0):
         console.print(f"{result.replayed} saved failure(s) from the example database were replayed first.")
+    for line in getattr(result, "refused", ()):
+        console.print(f"refused: {escape(line)}", highlight=False, soft_wrap=True)
     for line in (time_line(result), coverage_line(result)):
         if line:
             console.print(escape(line), highlight=False)

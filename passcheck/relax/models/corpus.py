@@ -12,8 +12,8 @@
 
 from __future__ import annotations
 
+import json
 import os
-import pickle
 import shutil
 import tempfile
 import warnings
@@ -39,12 +39,15 @@ def cache_dir() -> Path:
 
 def node_dir() -> Path:
     onnx = require_onnx()
-    return cache_dir() / f"onnx-node-{onnx.__version__}"
+    # "-data": arrays in .npz files and JSON (a directory of an older passcheck, with pickles, is
+    # never read)
+    return cache_dir() / f"onnx-node-{onnx.__version__}-data"
 
 
 def materialize_node_tests() -> Path:
-    """The node tests on disk (generated once per onnx version): ``<test>/model.onnx`` and
-    ``<test>/data.pkl`` (first data set's inputs and outputs as arrays, rtol, atol)."""
+    """The node tests on disk (generated once per onnx version): ``<test>/model.onnx``, the first
+    data set's inputs and outputs (``inputs.npz``, ``outputs.npz``) and ``data.json`` (rtol, atol,
+    the arrays' dtypes): data only, read back without pickle."""
     target = node_dir()
     if (target / "COMPLETE").exists():
         return target
@@ -68,8 +71,10 @@ def materialize_node_tests() -> Path:
         d.mkdir()
         onnx.save(c.model, str(d / "model.onnx"))
         ins, outs = c.data_sets[0]
-        with open(d / "data.pkl", "wb") as f:
-            pickle.dump(([arr(x) for x in ins], [arr(x) for x in outs], float(c.rtol), float(c.atol)), f)
+        meta = {"rtol": float(c.rtol), "atol": float(c.atol),
+                "inputs": _save_arrays(d / "inputs.npz", [_array(arr(x)) for x in ins]),
+                "outputs": _save_arrays(d / "outputs.npz", [_array(arr(x)) for x in outs])}
+        (d / "data.json").write_text(json.dumps(meta))
     (tmp / "COMPLETE").write_text(f"{len(cases)} test cases from onnx {onnx.__version__}\n")
     try:
         tmp.rename(target)
@@ -126,6 +131,38 @@ def _array(value: Any) -> Any:
         return value
 
 
+def _save_arrays(path: Path, values: list[Any]) -> list[str | None]:
+    """Save the tensors among ``values`` to ``path``; per value its dtype's name, or None for a
+    value that is not a tensor (a sequence, an optional: read back as None, which no model takes)."""
+    names: list[str | None] = []
+    arrays = {}
+    for i, v in enumerate(values):
+        if not isinstance(v, np.ndarray) or v.dtype == object:
+            names.append(None)
+            continue
+        names.append(v.dtype.name)
+        # dtypes NumPy itself does not know (ml_dtypes' bfloat16, float8) saved as their bits
+        arrays[f"a{i}"] = v.view(f"u{v.dtype.itemsize}") if v.dtype.type.__module__ != "numpy" else v
+    np.savez(path, **arrays)
+    return names
+
+
+def _load_arrays(path: Path, names: list[str | None]) -> list[Any]:
+    out: list[Any] = []
+    with np.load(path, allow_pickle=False) as z:
+        for i, name in enumerate(names):
+            if name is None:
+                out.append(None)
+                continue
+            a = z[f"a{i}"]
+            if a.dtype.name != name:
+                import ml_dtypes
+
+                a = a.view(getattr(ml_dtypes, name))
+            out.append(a)
+    return out
+
+
 @dataclass
 class SeedData:
     """A seed as loaded: the model, the value of every graph input (by name, in graph order),
@@ -143,10 +180,10 @@ def load_seed(source: str, input_seed: int) -> SeedData:
     if source.startswith(NODE + "/"):
         d = node_dir() / source.split("/", 1)[1]
         model = onnx.load(str(d / "model.onnx"))
-        with open(d / "data.pkl", "rb") as f:
-            ins, outs, rtol, atol = pickle.load(f)
+        meta = json.loads((d / "data.json").read_text())
+        ins, outs = _load_arrays(d / "inputs.npz", meta["inputs"]), _load_arrays(d / "outputs.npz", meta["outputs"])
         named = {vi.name: _array(v) for vi, v in zip(graph_inputs(model), ins)}
-        return SeedData(model, named, [_array(o) for o in outs], rtol, atol)
+        return SeedData(model, named, [_array(o) for o in outs], float(meta["rtol"]), float(meta["atol"]))
     if source.startswith(ZOO + "/"):
         from passcheck.relax.models.zoo import ZOO as zoo_models
 

@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from passcheck.core.case import Case
+from passcheck.core.data import plain_data
 from passcheck.core.errors import GeneratorRejected, Unknown, error_line
 from passcheck.core.rounding import UNIT_ROUNDOFF, Approx
 from passcheck.relax import execution
@@ -35,6 +36,7 @@ from passcheck.relax.models.oracle import agree, onnxruntime_outputs, reference_
 from passcheck.relax.tolerance import Mismatch, compare
 
 
+@plain_data("relax.SeedModel")
 @dataclass(frozen=True)
 class SeedModel:
     """A model to check: ``source`` is a built-in corpus id (``onnx-node/test_abs``,

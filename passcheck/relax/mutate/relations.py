@@ -20,9 +20,11 @@ from typing import Any
 
 import numpy as np
 
+from passcheck.core.data import plain_data
 from passcheck.core.registry import Registry
 
 
+@plain_data("relax.Mutation")
 @dataclass(frozen=True)
 class Mutation:
     """``y' = y + G * Z`` on the ``target``-th mutable value (index taken modulo their number).
@@ -39,6 +41,7 @@ class Mutation:
     round: int = 0
 
 
+@plain_data("relax.Mutant")
 @dataclass(frozen=True)
 class Mutant:
     """An example that is ``base`` (a drawn graph, a seed model) with ``mutations`` applied in

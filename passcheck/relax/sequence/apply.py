@@ -8,15 +8,18 @@ import traceback
 from dataclasses import dataclass
 from typing import Any
 
+from passcheck.core.data import plain_data
 from passcheck.relax.sequence.steps import LOWERING, Args, kind, make_pass
 
 
+@plain_data("relax.sequence.Step")
 @dataclass(frozen=True)
 class Step:
     name: str  # a relax.transform pass
     args: Args = ()
 
 
+@plain_data("relax.PassSequence")
 @dataclass(frozen=True)
 class PassSequence:
     """``steps`` (the drawn passes; prerequisites are added when it runs) applied to ``graph``

@@ -15,6 +15,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from passcheck.core.data import plain_data
 from passcheck.core.subject import Options, Subject, register_subject
 from passcheck.gpu import GpuTarget
 from passcheck.gpu.target import with_target
@@ -26,6 +27,7 @@ PIPELINE_RULES = ("Matmul", "GEMV", "Reduction", "GeneralReduction", "Fallback")
 RULES = ("Matmul", "GEMV", "LowBatchGEMV", "Reduction", "GeneralReduction", "Transpose", "RMSNorm")
 
 
+@plain_data("tir.DlightExample")
 @dataclass(frozen=True)
 class DlightExample:
     spec: PrimFuncSpec

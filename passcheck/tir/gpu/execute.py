@@ -12,13 +12,12 @@ cover these; see docs/architecture.md.
 
 from __future__ import annotations
 
-import base64
-import pickle
 import tempfile
 from typing import Any
 
 import numpy as np
 
+from passcheck.core.data import document
 from passcheck.gpu.bundle import Entry, new_entry
 from passcheck.tir import execution as tir_exec
 
@@ -33,7 +32,7 @@ def entry_for(case: Any, built: Any, root: str, prop: str, target: str | None = 
     meta = {
         "subject": case.subject, "property": prop, "target": target or case.gpu_target.name, "call": "kernel",
         "function": "main", "outputs": [len(args) - 1], "family": "tir",
-        "example": base64.b64encode(pickle.dumps(case.example)).decode(),
+        "example": document(case.example),
         "describe": case.describe()[:4000],
     }
     return new_entry(root, meta, built.lib, args, [ref.out32])

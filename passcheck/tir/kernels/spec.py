@@ -22,6 +22,7 @@ from typing import Any, ClassVar, TypeVar
 import numpy as np
 from hypothesis import strategies as st
 
+from passcheck.core.data import plain_data
 from passcheck.core.errors import GeneratorRejected
 
 # 1, primes and non-powers of two dominate: they are where guards and tails appear.
@@ -36,6 +37,7 @@ def extents(min_rank: int, max_rank: int) -> st.SearchStrategy[tuple[int, ...]]:
 Shaped = tuple[tuple[int, ...], tuple[tuple[str, Any], ...]]  # what a kind's strategy draws: (shape, attrs)
 
 
+@plain_data("tir.PrimFuncSpec")
 @dataclass(frozen=True)
 class PrimFuncSpec:
     """What to build. ``shape`` is the main input's concrete shape (also the run-time size of

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from passcheck.core.data import plain_data
 from passcheck.core.errors import Discard
 
 
@@ -23,6 +24,7 @@ class StepNotApplicable(Discard):
     """The step does not resolve on the current schedule (block gone, too few loops)."""
 
 
+@plain_data("tir.schedule.Step")
 @dataclass(frozen=True)
 class Step:
     prim: str

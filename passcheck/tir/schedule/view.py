@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from passcheck.core.data import plain_data
 from passcheck.tir.kernels import PrimFuncSpec, StageInfo
 from passcheck.tir.schedule.step import Step
 
@@ -31,6 +32,7 @@ class View:
         return -1
 
 
+@plain_data("tir.ScheduleExample")
 @dataclass(frozen=True)
 class ScheduleExample:
     spec: PrimFuncSpec
