@@ -1,5 +1,8 @@
-"""``passcheck bundle check DIR``: turn a bundle's GPU results into findings with repros
-(``passcheck bundle run DIR`` runs it on this machine, as ``python -m passcheck.bundle run``)."""
+"""``passcheck bundle check DIR``: turn a bundle's GPU results into findings with repros, each
+recognised as a known TVM bug or not (``--static``: the static checks rerun on the examples
+the GPU disagreed with, and their agreement); ``passcheck bundle run DIR`` runs it on this
+machine, as ``python -m passcheck.bundle run``. DIR may hold several bundles (a GPU run's
+folder): each is checked."""
 
 from __future__ import annotations
 
@@ -10,7 +13,8 @@ from typing import Any
 from passcheck.core.errors import UsageError
 from passcheck.integrations.commands import EXIT_FINDINGS, EXIT_OK, command, console
 
-USAGE = "usage: passcheck bundle check DIR [--findings-dir DIR] | passcheck bundle run DIR [--timeout S] [--force]"
+USAGE = ("usage: passcheck bundle check DIR [--findings-dir DIR] [--static] [--ignore-known] | "
+         "passcheck bundle run DIR [--timeout S] [--force] [--jobs N]")
 
 
 @command("bundle")
@@ -22,61 +26,95 @@ def bundle_command(args: list[str]) -> int:
         from passcheck.gpu.runner import main
 
         return main(["run", *args[1:]])
-    root = Path(args[1])
+    flags = {"--static", "--ignore-known"}
+    rest = [a for a in args[2:] if a not in flags]
     findings_dir = "passcheck-findings"
-    if "--findings-dir" in args:
-        i = args.index("--findings-dir")
-        if i + 1 >= len(args):
-            raise UsageError(USAGE)
-        findings_dir = args[i + 1]
-    return _check(root, findings_dir)
+    if rest[:1] == ["--findings-dir"] and len(rest) == 2:
+        findings_dir = rest[1]
+    elif rest:
+        raise UsageError(USAGE)
+    return _check(Path(args[1]), findings_dir, "--static" in args, "--ignore-known" in args)
 
 
-def _entries(root: Path) -> list[Any]:
-    from passcheck.gpu.bundle import entries
+def bundles_under(root: Path) -> list[Path]:
+    """``root`` if it is a bundle (or one entry), else the bundles directly under it."""
+    from passcheck.gpu.bundle import is_entry
 
     if not root.is_dir():
         raise UsageError(f"{root} is not a folder; give the folder that --bundle wrote")
-    try:
-        found = entries(root)
-    except (ValueError, OSError) as e:
-        raise UsageError(f"{root}: {e}") from None
+    if is_entry(root) or any(is_entry(p) for p in root.iterdir() if p.is_dir()):
+        return [root]
+    found = sorted(p for p in root.iterdir() if p.is_dir() and any(is_entry(q) for q in p.iterdir() if q.is_dir()))
     if not found:
         raise UsageError(f"{root} holds no bundle entries (--bundle DIR writes them)")
     return found
 
 
-def _check(root: Path, findings_dir: str) -> int:
-    from rich.markup import escape
+def _entries(root: Path) -> list[Any]:
+    from passcheck.gpu.bundle import entries
 
-    from passcheck.core.outcome import Verdict
+    try:
+        return entries(root)
+    except (ValueError, OSError) as e:
+        raise UsageError(f"{root}: {e}") from None
+
+
+def _judge(entry: Any) -> tuple[Any, Any, str]:
     from passcheck.core.subject import resolve
 
+    subject = resolve(str(entry.meta["subject"]), str(entry.meta.get("family", "tir")))
+    judge = getattr(subject, "check_bundle_entry", None)
+    if judge is None:
+        raise UsageError(f"{entry.id}: {subject.name} cannot check bundle entries")
+    verdict, message = judge(entry)
+    return subject, verdict, message
+
+
+def _check(root: Path, findings_dir: str, static: bool, ignore_known: bool) -> int:
+    from rich.markup import escape
+
+    from passcheck.integrations.commands.bundle_static import (
+        Anomaly,
+        recheck,
+        recognise_entry,
+        report_agreement,
+    )
+
     out = console()
-    counts: dict[str, int] = {}
-    first: dict[tuple[str, Verdict], tuple[Any, Any, str]] = {}
-    for e in _entries(root):
-        subject = resolve(str(e.meta["subject"]), str(e.meta.get("family", "tir")))
-        judge = getattr(subject, "check_bundle_entry", None)
-        if judge is None:
-            raise UsageError(f"{e.id}: {subject.name} cannot check bundle entries")
-        verdict, message = judge(e)
-        counts[str(verdict)] = counts.get(str(verdict), 0) + 1
-        if verdict.finding:
-            first.setdefault((subject.name, verdict), (e, subject, message))
-    devices = sorted({str((e.result() or {}).get("device", "")) for e in _entries(root)} - {""})
-    out.print(f"bundle {escape(str(root))}: " + ", ".join(f"{n} {k}" for k, n in sorted(counts.items()))
-              + (f"; ran on {escape(', '.join(devices))}" if devices else ""), highlight=False)
-    for (_, verdict), (e, subject, message) in first.items():
-        repro = _write_finding(findings_dir, e, subject, verdict, message)
-        out.print(f"[red]FINDING[/red] {escape(str(e.meta.get('property')))} ({verdict}): {escape(message)}",
-                  highlight=False)
-        out.print(f"  repro: python {escape(repro)}  (entry copied beside it: python -m passcheck.bundle run "
-                  f"{escape(str(Path(repro).parent / 'entry'))} --force)", highlight=False)
-    return EXIT_FINDINGS if first else EXIT_OK
+    failing = 0
+    anomalies: list[Anomaly] = []
+    for bundle in bundles_under(root):
+        counts: dict[str, int] = {}
+        first: dict[tuple[str, Any, str], tuple[Any, Any, str]] = {}
+        found = _entries(bundle)
+        for e in found:
+            subject, verdict, message = _judge(e)
+            counts[str(verdict)] = counts.get(str(verdict), 0) + 1
+            if verdict.finding:
+                known = recognise_entry(subject, e, message)
+                anomalies.append(Anomaly(e, subject, verdict, message, known))
+                first.setdefault((subject.name, verdict, known or ""), (e, subject, message))
+        devices = sorted({str((e.result() or {}).get("device", "")) for e in found} - {""})
+        out.print(f"bundle {escape(str(bundle))}: " + ", ".join(f"{n} {k}" for k, n in sorted(counts.items()))
+                  + (f"; ran on {escape(', '.join(devices))}" if devices else ""), highlight=False)
+        for (_, verdict, known), (e, subject, message) in first.items():
+            repro = _write_finding(findings_dir, e, subject, verdict, message, known or None)
+            tag = f"known TVM bug (kept repro: {known})" if known else "[red]new[/red]"
+            out.print(f"[red]FINDING[/red] {escape(str(e.meta.get('property')))} ({verdict}, {tag}): "
+                      f"{escape(message[:600])}", highlight=False)
+            out.print(f"  repro: python {escape(repro)}  (entry copied beside it: python -m passcheck.bundle run "
+                      f"{escape(str(Path(repro).parent / 'entry'))} --force)", highlight=False)
+            failing += not (known and ignore_known)
+    if anomalies:
+        new = sum(a.known is None for a in anomalies)
+        out.print(f"{len(anomalies)} GPU anomalies: {len(anomalies) - new} known TVM bugs, {new} new", highlight=False)
+    if static and anomalies:
+        report_agreement(out, recheck(anomalies))
+    return EXIT_FINDINGS if failing else EXIT_OK
 
 
-def _write_finding(findings_dir: str, entry: Any, subject: Any, verdict: Any, message: str) -> str:
+def _write_finding(findings_dir: str, entry: Any, subject: Any, verdict: Any, message: str,
+                   known: str | None) -> str:
     """A repro folder as a run writes it (repro.py rebuilds the example and reruns the property,
     on a GPU machine), with the bundle entry itself copied into ``entry/``."""
     from passcheck.core.engine.repro import write_repros
@@ -84,7 +122,7 @@ def _write_finding(findings_dir: str, entry: Any, subject: Any, verdict: Any, me
 
     prop = str(entry.meta.get("property", "gpu_matches_cpu"))
     config = RunConfig(subject=subject.name, ir=subject.ir, findings_dir=findings_dir, timeout=600.0)
-    finding = Finding(prop, verdict, message, entry.example())
+    finding = Finding(prop, verdict, message, entry.example(), known_bug=known)
     result = RunResult(config, subject.name, [prop], {}, [finding], subject_ir=subject.ir)
     write_repros(result, None, subject)
     dest = Path(finding.repro).parent / "entry"
