@@ -11,7 +11,7 @@ from passcheck.core.engine.results import RunConfig
 from passcheck.core.known import recognise_example
 
 
-def assert_recognised(subject: str, prop: str, example: Any, bug: str, ir: str = "relax") -> None:
+def assert_recognised(subject: str, prop: str, example: Any, bug: str, ir: str = "relax") -> str:
     p = plan(RunConfig(subject=subject, ir=ir, properties=(prop,), timeout=300))
     with Evaluator(p) as evaluate:
         res = evaluate(example)
@@ -19,3 +19,4 @@ def assert_recognised(subject: str, prop: str, example: Any, bug: str, ir: str =
     assert outcome.verdict.finding, outcome
     found = recognise_example(p.subject, prop, example, outcome.message, res.input_script, res.output_script)
     assert found is not None and found.name == bug, (found, outcome.message[:300])
+    return outcome.message

@@ -112,6 +112,7 @@ def test_pad_einsum_pads_an_int32_buffer_past_the_largest_size() -> None:
     pad_einsum pads the rows to a multiple of 4 in new int32-indexed buffers, 178956972 * 12 =
     2147483664 elements there: the GPU kernel's flattened size and index wrap (Z3 witness)."""
     import passcheck.properties.tir_gpu as G
+
     from passcheck.core.errors import Violation
     from passcheck.core.known import recognise_example
     from passcheck.core.subject import Options, resolve

@@ -73,43 +73,39 @@ def _judge(entry: Any) -> tuple[Any, Any, str]:
 def _check(root: Path, findings_dir: str, static: bool, ignore_known: bool) -> int:
     from rich.markup import escape
 
-    from passcheck.integrations.commands.bundle_static import (
-        Anomaly,
-        recheck,
-        recognise_entry,
-        report_agreement,
-    )
+    from passcheck.integrations.commands import bundle_static as bs
 
     out = console()
-    failing = 0
-    anomalies: list[Anomaly] = []
+    anomalies: list[bs.Anomaly] = []
     for bundle in bundles_under(root):
         counts: dict[str, int] = {}
-        first: dict[tuple[str, Any, str], tuple[Any, Any, str]] = {}
         found = _entries(bundle)
         for e in found:
             subject, verdict, message = _judge(e)
             counts[str(verdict)] = counts.get(str(verdict), 0) + 1
             if verdict.finding:
-                known = recognise_entry(subject, e, message)
-                anomalies.append(Anomaly(e, subject, verdict, message, known))
-                first.setdefault((subject.name, verdict, known or ""), (e, subject, message))
+                anomalies.append(bs.Anomaly(e, subject, verdict, message, bs.recognise_entry(subject, e, message)))
         devices = sorted({str((e.result() or {}).get("device", "")) for e in found} - {""})
         out.print(f"bundle {escape(str(bundle))}: " + ", ".join(f"{n} {k}" for k, n in sorted(counts.items()))
                   + (f"; ran on {escape(', '.join(devices))}" if devices else ""), highlight=False)
-        for (_, verdict, known), (e, subject, message) in first.items():
-            repro = _write_finding(findings_dir, e, subject, verdict, message, known or None)
-            tag = f"known TVM bug (kept repro: {known})" if known else "[red]new[/red]"
-            out.print(f"[red]FINDING[/red] {escape(str(e.meta.get('property')))} ({verdict}, {tag}): "
-                      f"{escape(message[:600])}", highlight=False)
-            out.print(f"  repro: python {escape(repro)}  (entry copied beside it: python -m passcheck.bundle run "
-                      f"{escape(str(Path(repro).parent / 'entry'))} --force)", highlight=False)
-            failing += not (known and ignore_known)
+    if static and anomalies:
+        bs.recheck(anomalies)  # recognises again with the rebuilt IR (the patterns that read it)
+    first: dict[tuple[str, Any, str], bs.Anomaly] = {}
+    for a in anomalies:
+        first.setdefault((a.subject.name, a.verdict, a.known or ""), a)
+    for a in first.values():
+        repro = _write_finding(findings_dir, a.entry, a.subject, a.verdict, a.message, a.known)
+        tag = f"known TVM bug (kept repro: {a.known})" if a.known else "[red]new[/red]"
+        out.print(f"[red]FINDING[/red] {escape(str(a.entry.meta.get('property')))} ({a.verdict}, {tag}): "
+                  f"{escape(a.message[:600])}", highlight=False)
+        out.print(f"  repro: python {escape(repro)}  (entry copied beside it: python -m passcheck.bundle run "
+                  f"{escape(str(Path(repro).parent / 'entry'))} --force)", highlight=False)
+    failing = sum(not (a.known and ignore_known) for a in anomalies)
     if anomalies:
         new = sum(a.known is None for a in anomalies)
         out.print(f"{len(anomalies)} GPU anomalies: {len(anomalies) - new} known TVM bugs, {new} new", highlight=False)
     if static and anomalies:
-        report_agreement(out, recheck(anomalies))
+        bs.report_agreement(out, anomalies)
     return EXIT_FINDINGS if failing else EXIT_OK
 
 

@@ -124,6 +124,9 @@ class Memory:
     def load(self, s: Storage, off: np.ndarray, act: np.ndarray) -> np.ndarray:
         rows = self._rows(s, act, off)
         ok = self._checked(s, "load", off, act)
+        if s.size == 0:  # nothing to read: every access was out of bounds
+            return garbage(s.data.dtype, off.shape, "nan") if off.ndim == 2 else garbage(s.data.dtype, (len(off), 1),
+                                                                                        "nan")[:, 0]
         safe = np.where(ok, off, 0)
         vals = s.data[rows, safe].copy()
         if not ok.all():

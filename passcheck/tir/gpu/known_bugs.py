@@ -20,7 +20,8 @@ register_known_bug(KnownBug(
     repro="tests/gpu/test_tvm_bugs_gpu.py",
     note="a loop of symbolic extent bound to vthread.x is accepted by the schedule, then InjectVirtualThread "
          "dies with SIGSEGV in the build (CUDA and LLVM) instead of raising an error",
-    message=r"SIGSEGV",
+    # the worker's own death (a bundle runner's is another bug: a block left on the host)
+    message=r"the worker process died \(signal SIGSEGV\)",
     # the crashed worker leaves no IR: the example's description (a symbolic spec, a vthread bind)
     ir=r"(?s)\+sym.*vthread|thread_binding\((?!\d)[^,]*, thread=\"vthread",
 ))
@@ -47,8 +48,10 @@ register_known_bug(KnownBug(
          "both into one launch dimension of the larger extent with no guard, so the smaller loop's accesses "
          "run out of bounds, instead of bind refusing with a ScheduleError",
     subjects=("gpu-target",),
-    properties=("bounds_safe_z3", "gpu_bounds_safe_z3"),
-    message=r"accesses memory out of bounds",
+    # Loops of equal extents: no access out of bounds, but the block has one index where it had
+    # two (the diagonal), which only running the kernel as launched shows.
+    properties=("bounds_safe_z3", "gpu_bounds_safe_z3", "gpu_emulated_matches_cpu", "gpu_matches_cpu"),
+    message=r"accesses memory out of bounds|computes different values",
     # a thread_binding to an axis inside a thread_binding to the same axis (deeper indentation
     # all the way between them). Each line between is matched one way only ("\1 " then the
     # rest): "\1 +[^\n]*" could split a line's spaces many ways, exponential in the lines when
@@ -91,4 +94,51 @@ register_known_bug(KnownBug(
     properties=("gpu_bounds_safe_z3",),
     # a witness against a buffer whose size wrapped negative, in a schedule that pads
     message=r"accesses memory out of bounds:\n  [^\n]*outside \[0, -\d+\).*\bpad_einsum\(",
+))
+
+# --- what the host code and the runtime make of a schedule (tests/gpu/test_tvm_bugs_gpu_launch.py)
+LAUNCH = "tests/gpu/test_tvm_bugs_gpu_launch.py"
+# an input with a dimension of 0: TIR's description (matmul[0, 8]...) or Relax's TVMScript
+ZERO_SIZE = r"(?m)^\w+\[(?:\d+, )*0\b|R\.Tensor\(\((?:[^()]*?, )?0[,)]"
+
+register_known_bug(KnownBug(
+    name="test_a_launch_axis_of_extent_zero_runs_one_block",
+    repro=LAUNCH,
+    note="a loop bound to blockIdx or threadIdx whose extent is 0 at run time (an input with a dimension of 0) "
+         "runs once: the host passes the extent 0, TVM's CUDA runtime launches it as 1 (LaunchParamConfig::"
+         "Extract) and the kernel has no guard, so that thread reads and writes past empty buffers",
+    subjects=("gpu-target", "relax-gpu-target"),
+    properties=("gpu_bounds_safe_z3", "relax_gpu_bounds_safe_z3"),
+    message=r"TVM's runtime launches an axis of extent 0 as 1",
+))
+register_known_bug(KnownBug(
+    name="test_the_gpu_faults_on_a_launch_axis_of_extent_zero",
+    repro=LAUNCH,
+    note="the GPU side of test_a_launch_axis_of_extent_zero_runs_one_block: the kernel of a zero-size input "
+         "makes an illegal memory access (cudaErrorIllegalAddress)",
+    subjects=("gpu-target", "relax-gpu-target"),
+    properties=("gpu_matches_cpu", "relax_gpu_matches_cpu"),
+    message=r"cudaErrorIllegalAddress",
+    ir=ZERO_SIZE,
+))
+register_known_bug(KnownBug(
+    name="test_verify_memory_misses_host_accesses_through_flattened_buffers",
+    repro=LAUNCH,
+    note="a CUDA function with a block under no blockIdx/threadIdx loop (unbound, or bound only to vthread.x, "
+         "which InjectVirtualThread removes) builds into host code that loads and stores device memory: "
+         "VerifyMemory ('Did you forget to bind?') looks only at buffers named by the parameters, and after "
+         "FlattenBuffer every access goes through a decl_buffer alias; calling the library segfaults",
+    subjects=("gpu-target",),
+    properties=("builds_for_gpu",),
+    message=r"accessed by the host code, outside every kernel launch",
+))
+register_known_bug(KnownBug(
+    name="test_a_block_left_on_the_host_segfaults_when_called",
+    repro=LAUNCH,
+    note="the GPU side of test_verify_memory_misses_host_accesses_through_flattened_buffers: the bundle runner "
+         "dies with SIGSEGV calling the library (its host code dereferences device pointers)",
+    subjects=("gpu-target",),
+    properties=("gpu_matches_cpu",),
+    # the first GPU run's runner reported the exit code; it now names the signal
+    message=r"crash: the runner process died \((?:exit code -11|signal SIGSEGV)\).*'vthread\.",
 ))

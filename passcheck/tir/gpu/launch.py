@@ -355,3 +355,34 @@ def host_accesses(mod: Any) -> list[str]:
             tvm_ffi.structural_visit(f.body, [(tirx.AttrStmt, on_attr), (tvm.ir.TensorLoad, on_load),
                                               (tirx.BufferStore, on_store)])
     return sorted(names)
+
+
+def empty_launches(mod: Any, values: dict[str, int]) -> list[str]:
+    """The launch axes of ``mod`` (``GpuBuild.joined``) whose extent is 0 or less at ``values``
+    (variables by name, e.g. a witness's point): the runtime launches each of them as 1."""
+    import tvm_ffi
+    from tvm import tirx
+
+    from passcheck.tir.analysis.concrete import EvalError, Evaluator
+
+    out: list[str] = []
+
+    def on_attr(node: Any) -> None:
+        if node.attr_key != "thread_extent" or not isinstance(node.node, tirx.IterVar) \
+                or str(node.node.thread_tag) not in LAUNCH_AXES:
+            return
+        used: dict[int, Any] = {}
+        free_vars(node.value, used)
+        if not all(str(v.name) in values for v in used.values()):
+            return
+        try:
+            n = int(Evaluator({k: values[str(v.name)] for k, v in used.items()})(node.value))
+        except (EvalError, TypeError, ValueError):
+            return
+        if n <= 0:
+            out.append(f"{node.node.thread_tag} of extent {node.value} = {n}")
+
+    for _, f in mod.functions.items():
+        if isinstance(f, tirx.PrimFunc):
+            tvm_ffi.structural_walk(f.body, [(tirx.AttrStmt, on_attr)])
+    return out

@@ -101,6 +101,9 @@ class GpuTirSubject(Subject):
         # Bound to GPU threads now, whatever the inner steps were: the CPU build rejects it
         # ("not implemented"), so execution is gpu_matches_cpu's, on the GPU.
         case.executable = False
+        if dict(options.extra).get("note_schedule"):
+            # `bundle check --static`: is this still the kernel a bundle entry ran?
+            case.notes = {**getattr(case, "notes", {}), "schedule": case.describe()}
         return case
 
     def check_bundle_entry(self, entry: Any) -> tuple[Verdict, str]:
