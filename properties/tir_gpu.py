@@ -260,7 +260,7 @@ def _emulation_facts(em: Any) -> str:
     last = list(em.never_written)[-1] if em.never_written else None
     if last and unwritten.get(last):
         out.append(f"{unwritten[last]} elements of {last} are never written")
-    for kind in ("uninitialised", "out of bounds"):
+    for kind in ("uninitialised", "out of bounds", "race"):
         if em.problems.counts.get(kind):
             out.append(f"{em.problems.counts[kind]} {kind} access(es), e.g. {em.problems.first[kind][0]}")
     return "; ".join(out)

@@ -158,3 +158,47 @@ def test_a_block_left_on_the_host_segfaults_when_called(tmp_path: Path, bind: st
         "lib['main'](a, b); dev.sync(); print('called')\n")
     r = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300, env=os.environ)
     assert r.returncode == -11 and "called" not in r.stdout, (r.returncode, r.stderr[-500:])
+
+
+# --- a cross-thread reduction under a host loop ---------------------------------------------------
+#
+# TVM 0.27 bug: a sum whose reduction loop is bound to threadIdx.x while its spatial loop stays
+# a host loop (one launch per row: nothing binds it, and nothing has to) is lowered by
+# LowerCrossThreadReduction with the per-thread accumulator `in_thread_red` -- "local", one per
+# thread -- allocated outside the kernel. The host allocates it as a device workspace and passes
+# it to the kernel: all 32 threads then add into its one element at once (the CUDA source reads
+# `in_thread_red_ptr[0] = in_thread_red_ptr[0] + pre_ptr[...]`), and the row sums are wrong.
+# Found by emulating TVM's own cross-thread reductions (gpu_threads_ordered); passcheck's own
+# part, fixed: gpu_no_lost_updates took every "local" buffer for registers and skipped it.
+
+CROSS = ScheduleExample(PrimFuncSpec("reduce", (6, 70), (("axes", (1,)), ("op", "sum")), "int32", prologue=True, seed=2),
+                        (Step("cross_thread_reduction", "red", (1,), (("threads", 32), ("rfactor", False))),
+                         Step("bind_rest", "", (), (("threads", 32),))))
+
+
+def test_cross_thread_reduction_under_a_host_loop_shares_its_accumulator() -> None:
+    import passcheck.properties.tir_gpu as G
+    from passcheck.tir.gpu.build import build
+
+    case = resolve("cross_thread_reduction@cuda:sm_90", "tir").make_case(CROSS, None, Options())
+    built = build(case.after, GpuTarget())
+    joined = built.joined.script()
+    # allocated in the host code, before the kernels ...
+    assert joined.index("in_thread_red = T.alloc_local((1,))") < joined.index("T.launch_thread")
+    # ... so the kernel gets it as a pointer, and every thread adds into element 0
+    assert re.search(r"main_kernel_1\(float\* __restrict__ in_thread_red_ptr", built.source)
+    assert "in_thread_red_ptr[0] = (in_thread_red_ptr[0] + pre_ptr[" in built.source
+    msg = assert_recognised("cross_thread_reduction@cuda:sm_90", "gpu_no_lost_updates", CROSS,
+                            "test_cross_thread_reduction_under_a_host_loop_shares_its_accumulator", ir="tir")
+    assert "in_thread_red[0] is read-modified-written at once by two threads" in msg
+    with pytest.raises(Exception, match=r"computes different values(.|\n)*race(.|\n)*in_thread_red"):
+        G.gpu_emulated_matches_cpu(case)
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(cuda_device() is None, reason="no CUDA device here: the GPU run is owed to a GPU machine")
+def test_cross_thread_reduction_under_a_host_loop_sums_wrong_on_the_gpu(tmp_path: Path) -> None:
+    r = __import__("passcheck").check("cross_thread_reduction@cuda:sm_90", ir="tir", examples=0,
+                                      explicit_examples=(CROSS,), properties=("gpu_matches_cpu",),
+                                      findings_dir=str(tmp_path))
+    assert r.findings and "computes different values" in r.findings[0].message or "differs" in r.findings[0].message

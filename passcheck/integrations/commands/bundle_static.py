@@ -79,6 +79,8 @@ def recheck(anomalies: list[Anomaly], timeout: float = 600.0) -> list[Anomaly]:
                     a.static[n] = (o.verdict, o.message, known)
                 if a.known is None:
                     a.known = recognise_entry(a.subject, a.entry, a.message, res.input_script, res.output_script)
+                if a.known is None:  # explained by what a static check found on the same example
+                    a.known = next((k for v, _, k in a.static.values() if v.finding and k), None)
                 now, then = res.notes.get("schedule"), a.entry.meta.get("describe")
                 if now is not None and then and now.strip() != str(then).strip():
                     a.changed = now

@@ -329,6 +329,8 @@ def emulate(func: Any, args: list[np.ndarray], launch_of: LaunchOf | None = None
     """Run ``func`` (a PrimFunc as the codegen sees it: ``GpuBuild.joined``) on ``args`` (one
     array per parameter, in order; not modified), fresh memory holding ``poison``
     (``emulate_memory.POISONS``). Raises ``Unsupported`` or ``OverBudget``."""
+    import tvm
+
     m = Machine(budget_s, launch_of, poison)
     if len(args) != len(func.params):
         raise Unsupported(f"{len(args)} arguments for {len(func.params)} parameters")
@@ -336,7 +338,7 @@ def emulate(func: Any, args: list[np.ndarray], launch_of: LaunchOf | None = None
         if not hasattr(p.ty, "shape"):
             raise Unsupported(f"scalar parameter {p.name}")
         for d, n in zip(p.ty.shape, a.shape):
-            if not hasattr(d, "value"):
+            if isinstance(d, tvm.ir.Var):  # a dim such as n + 1 follows from its vars
                 m.assign(d, np.array([n], dtype=np_dtype(str(d.ty.dtype))), np.zeros(1, np.int64))
         if np_dtype(str(p.ty.dtype)) != a.dtype:
             raise Unsupported(f"argument {p.name} is {a.dtype}, the parameter {p.ty.dtype}")

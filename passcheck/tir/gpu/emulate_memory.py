@@ -74,7 +74,8 @@ def garbage(dt: Any, shape: tuple[int, int], poison: str) -> np.ndarray:
     if poison == "nan":
         return np.full(shape, np.nan if np.issubdtype(dt, np.floating) else info.min, dtype=dt)
     big = info.max / 4 if np.issubdtype(dt, np.floating) else info.max // 3
-    return np.full(shape, big if poison == "high" else -big, dtype=dt)
+    low = info.min if np.issubdtype(dt, np.unsignedinteger) else -big
+    return np.full(shape, big if poison == "high" else low, dtype=dt)
 
 
 @dataclass
