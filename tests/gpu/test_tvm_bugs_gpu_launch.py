@@ -178,6 +178,7 @@ CROSS = ScheduleExample(PrimFuncSpec("reduce", (6, 70), (("axes", (1,)), ("op", 
 
 def test_cross_thread_reduction_under_a_host_loop_shares_its_accumulator() -> None:
     import passcheck.properties.tir_gpu as G
+
     from passcheck.tir.gpu.build import build
 
     case = resolve("cross_thread_reduction@cuda:sm_90", "tir").make_case(CROSS, None, Options())
