@@ -153,3 +153,29 @@ register_known_bug(KnownBug(
     properties=("gpu_no_lost_updates", "gpu_threads_ordered", "gpu_emulated_matches_cpu"),
     message=r"(?:lose each other's updates|race).*\bin_thread_red\w*\[",
 ))
+
+# --- DLight on empty tensors (tests/gpu/test_tvm_bugs_gpu_dlight.py) ------------------------------
+DLIGHT = "tests/gpu/test_tvm_bugs_gpu_dlight.py"
+# where DLight runs: TVM's CUDA pipeline for a Relax pass's output, and `passcheck dlight`
+DLIGHT_PROPS = ("relax_builds_for_gpu", "transformation_does_not_raise", "builds_for_gpu")
+register_known_bug(KnownBug(
+    name="test_dlight_general_reduction_of_an_empty_tensor_fails_in_compute_at",
+    repro=DLIGHT,
+    note="DLight's GeneralReduction rule on a reduction whose spatial extent is 0 (an argmax of an input with a "
+         "dimension of size 0) fails in compute_at ('All the statements in the scope are schedulable "
+         "statements') instead of scheduling an empty kernel: TVM's CUDA pipeline cannot build the graph",
+    subjects=("relax-gpu-target", "gpu-target"),
+    properties=DLIGHT_PROPS,
+    message=r"All the statements in the scope are schedulable statements",
+    ir=ZERO_SIZE,
+))
+register_known_bug(KnownBug(
+    name="test_dlight_reduction_of_an_empty_tensor_fails_an_internal_check",
+    repro=DLIGHT,
+    note="DLight's Reduction rule on a reduction whose spatial extent is 0 fails an internal check "
+         "(!info.dom.IsNothing()) instead of scheduling an empty kernel",
+    subjects=("relax-gpu-target", "gpu-target"),
+    properties=DLIGHT_PROPS,
+    message=r"info\.dom\.IsNothing\(\)",
+    ir=ZERO_SIZE,
+))
