@@ -14,18 +14,20 @@ from passcheck.core.errors import UsageError
 from passcheck.integrations.commands import EXIT_FINDINGS, EXIT_OK, command, console
 
 USAGE = ("usage: passcheck bundle check DIR [--findings-dir DIR] [--static] [--ignore-known] | "
-         "passcheck bundle run DIR [--timeout S] [--force] [--jobs N]")
+         "passcheck bundle run DIR [--timeout S] [--force] [--jobs N] [--archive OUT.tgz] | "
+         "passcheck bundle unpack ARCHIVE DIR")
 
 
 @command("bundle")
 def bundle_command(args: list[str]) -> int:
-    """passcheck bundle check DIR | run DIR: compare a bundle's GPU outputs with the CPU's."""
-    if len(args) < 2 or args[0] not in ("check", "run"):
+    """passcheck bundle check DIR | run DIR | unpack ARCHIVE DIR: run bundles, bring their
+    results back, and compare their GPU outputs with the CPU's."""
+    if len(args) < 2 or args[0] not in ("check", "run", "unpack"):
         raise UsageError(USAGE)
-    if args[0] == "run":
+    if args[0] in ("run", "unpack"):
         from passcheck.gpu.runner import main
 
-        return main(["run", *args[1:]])
+        return main(args)
     flags = {"--static", "--ignore-known"}
     rest = [a for a in args[2:] if a not in flags]
     findings_dir = "passcheck-findings"
