@@ -137,7 +137,8 @@ def relax_gpu_matches_cpu(case: Any) -> None:
     cpu = case.run("after")
     meta = {"subject": case.subject, "property": "relax_gpu_matches_cpu", "target": case.gpu_target.name,
             "call": "vm", "function": "main", "family": "relax",
-            "example": base64.b64encode(pickle.dumps(case.example)).decode(), "describe": repr(case.example)[:4000]}
+            "example": base64.b64encode(pickle.dumps(case.example)).decode(), "describe": repr(case.example)[:4000],
+            "input_script": case.input_script(), "output_script": case.output_script()}
     if cuda_device() is None:
         if case.bundle_dir:
             entry = new_entry(case.bundle_dir, meta, ex, case.params(), cpu)

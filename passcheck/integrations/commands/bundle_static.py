@@ -38,6 +38,9 @@ def recognise_entry(subject: Any, entry: Any, message: str, input_script: str = 
     from passcheck.core.known import recognise_example
 
     prop = str(entry.meta.get("property", "gpu_matches_cpu"))
+    # entries written since keep the scripts; the first GPU run's need --static to rebuild them
+    input_script = input_script or str(entry.meta.get("input_script", ""))
+    output_script = output_script or str(entry.meta.get("output_script", ""))
     bug = recognise_example(subject, prop, entry.example(), message, input_script, output_script)
     return bug.name if bug else None
 

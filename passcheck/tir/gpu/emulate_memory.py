@@ -62,7 +62,7 @@ class Storage:
         return int(self.data.shape[1])
 
 
-POISONS = ("nan", "high", "low")
+POISONS = ("nan", "high", "low")  # the first is the default run's; the others, reruns
 
 
 def garbage(dt: Any, shape: tuple[int, int], poison: str) -> np.ndarray:

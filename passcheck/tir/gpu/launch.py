@@ -176,11 +176,6 @@ def shared_bytes(mod: Any) -> int:
 LAUNCH_AXES = ("blockIdx.x", "blockIdx.y", "blockIdx.z", "threadIdx.x", "threadIdx.y", "threadIdx.z")
 
 
-def launched_extent(value: int) -> int:
-    """The extent the runtime launches for an axis the host computes as ``value``."""
-    return value if value > 0 else 1
-
-
 def as_launched(mod: Any) -> Any:
     """``mod`` (block-free, kernels inline: ``GpuBuild.joined``) with every launch axis's extent
     ``e`` replaced by ``max(e, 1)``, what the runtime launches (constant extents of 1 or more
