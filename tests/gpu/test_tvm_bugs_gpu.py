@@ -249,6 +249,54 @@ def test_bind_accepts_nested_loops_bound_to_one_thread_axis() -> None:
     assert res.violations and not res.safe, res.summary()
 
 
+def test_nested_bindings_of_equal_extents_compute_the_diagonal() -> None:
+    """The same bug with equal extents (found by the first GPU run: 15 `schedule --target cuda`
+    kernels computed wrong numbers on an H200): j split by 4 and bound to blockIdx.x /
+    threadIdx.x inside i split and bound the same way. No access leaves its buffer, but the
+    kernel has one index where the block had two: it writes Z[i, i] only."""
+    import re
+
+    import passcheck.properties.tir_gpu as G
+    from tvm import s_tir
+
+    from passcheck.core.subject import Options, resolve
+    from passcheck.gpu import GpuTarget
+    from passcheck.tir.gpu.build import build
+    from passcheck.tir.kernels import PrimFuncSpec, build_primfunc
+    from passcheck.tir.schedule import ScheduleExample, Step
+
+    spec = PrimFuncSpec("elementwise", (8, 8), (("depth", 1),), "int32", seed=3)
+    sch = s_tir.Schedule(build_primfunc(spec))
+    i, j = sch.get_loops(sch.get_sblock("ew0"))
+    for loop in (j, i):
+        outer, inner = sch.split(loop, [None, 4])
+        sch.bind(outer, "blockIdx.x")
+        sch.bind(inner, "threadIdx.x")  # accepted: no ScheduleError
+    built = build(sch.mod, GpuTarget())
+    store = re.search(r"ew0_ptr\[(.*?)\] =", built.source)[1]
+    assert store == "((((int)blockIdx.x) * 36) + (((int)threadIdx.x) * 9))", store  # 8 elements: the diagonal
+    case = resolve("bind@cuda:sm_90", "tir").make_case(
+        ScheduleExample(spec, (Step("bind", "ew0", (1,), (("thread", "threadIdx.x"),)),
+                               Step("bind", "ew0", (0,), (("thread", "threadIdx.x"),)),
+                               Step("bind_rest", "", (), (("threads", 1),)))), None, Options())
+    G.gpu_bounds_safe_z3(case)  # in bounds
+    msg = known_violation_of(G.gpu_emulated_matches_cpu, case)
+    assert "56 elements of ew0 are never written" in msg
+
+
+def known_violation_of(prop, case) -> str:  # noqa: ANN001
+    from passcheck.core.errors import Violation
+    from passcheck.core.known import recognise_example
+    from passcheck.core.subject import resolve
+
+    with pytest.raises(Violation) as e:
+        prop(case)
+    found = recognise_example(resolve(case.subject, "tir"), prop.__name__, case.example, str(e.value),
+                              case.input_script(), case.output_script())
+    assert found is not None and found.name == "test_bind_accepts_nested_loops_bound_to_one_thread_axis", str(e.value)
+    return str(e.value)
+
+
 def test_nested_binding_registered_as_a_known_bug() -> None:
     from passcheck.tir.kernels import PrimFuncSpec
     from passcheck.tir.schedule import ScheduleExample, Step
