@@ -197,7 +197,8 @@ def gpu_matches_cpu(case: Any) -> None:
         got = execute.run_on_device(case, built, "gpu_matches_cpu")
         bad = execute.compare_entry_spec(case.spec, got)
         if bad is not None:
-            raise Violation(f"on the GPU, the output of {case.subject} differs from the CPU's: {bad.describe()}; "
+            raise Violation(f"on the GPU, {case.subject} computes different values than the unscheduled kernel: "
+                            f"{bad.describe()}; "
                             f"schedule:\n{case.trace_text()}")
         return
     if case.bundle_dir:
