@@ -13,9 +13,14 @@ from passcheck import Discard, Unknown, Violation, prop
 
 
 def _first_line(e: BaseException) -> str:
-    """The error's last line that says something (TVM ends some with a ^^^ source marker)."""
+    """The error's last line that says something (TVM ends some with a ^^^ source marker), after
+    its ``Check failed`` line when it has one (others end with the IR the check was about)."""
     lines = [x.strip() for x in str(e).strip().splitlines() if re.search(r"[A-Za-z]", x)]
-    return f"{type(e).__name__}: {lines[-1][:300] if lines else ''}"
+    last = lines[-1][:300] if lines else ""
+    check = next((x for x in lines if "Check failed" in x), None)
+    if check is not None and check != lines[-1]:
+        return f"{type(e).__name__}: {check[:400]} ... {last}"
+    return f"{type(e).__name__}: {last}"
 
 
 def _target(case: Any) -> Any:

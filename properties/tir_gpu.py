@@ -31,9 +31,14 @@ Z3_BUDGET_S = 15.0
 
 
 def _first_line(e: BaseException) -> str:
-    """The error's last line that says something (TVM ends some with a ^^^ source marker)."""
+    """The error's last line that says something (TVM ends some with a ^^^ source marker), after
+    its ``Check failed`` line when it has one (others end with the IR the check was about)."""
     lines = [x.strip() for x in str(e).strip().splitlines() if re.search(r"[A-Za-z]", x)]
-    return f"{type(e).__name__}: {lines[-1][:300] if lines else ''}"
+    last = lines[-1][:300] if lines else ""
+    check = next((x for x in lines if "Check failed" in x), None)
+    if check is not None and check != lines[-1]:
+        return f"{type(e).__name__}: {check[:400]} ... {last}"
+    return f"{type(e).__name__}: {last}"
 
 
 def _gpu(case: Any) -> Any:
@@ -224,8 +229,9 @@ def gpu_no_lost_updates(case: Any) -> None:
         raise Unknown(f"lost updates unknown: {unknown[0]}")
 
 
-# Seconds for one example's emulation (each of up to three runs): past it the check is unknown.
-EMULATION_BUDGET_S = 20.0
+# Seconds for one example's emulation (each of up to three runs, within the 60 s an example gets
+# by default): past it the check is unknown.
+EMULATION_BUDGET_S = 10.0
 
 
 def _emulated(case: Any, poison: str = "nan") -> Any:

@@ -148,3 +148,19 @@ def test_a_sample_of_schedules_has_no_false_alarm(tmp_path: Path) -> None:
                         properties=("gpu_emulated_matches_cpu", "gpu_threads_ordered"), findings_dir=str(tmp_path))
     assert all(f.known_bug for f in r.findings), [f.message[:300] for f in r.findings if not f.known_bug]
     assert r.stats["gpu_emulated_matches_cpu"].held > 0
+
+
+def test_threads_that_all_write_the_same_value_and_read_it_back_do_not_race() -> None:
+    # Found by `bind --target cuda:sm_90 --examples 500` (a false alarm, now fixed): `pre` runs in
+    # every threadIdx.y thread (only `reshape` is bound to y), each writes the same row, and each
+    # reads it back. The last writer of an element is another thread, but every reader wrote the
+    # same value itself: no order gives another result.
+    example = ScheduleExample(
+        PrimFuncSpec("reshape", (6, 4), (("out_shape", (12, 2, 1)),), "int32", prologue=True, epilogue=True,
+                     seed=26219, epilogue_op="bias"),
+        (Step("reverse_compute_at", "reshape", (4,), (("target", "pre"), ("preserve_unit_loops", False), ("index", -1))),
+         Step("bind", "reshape", (1,), (("thread", "threadIdx.y"),)), Step("bind_rest", "", (), (("threads", 128),))),
+        prefix=1)
+    case = case_of("bind", example)
+    G.gpu_threads_ordered(case)
+    G.gpu_emulated_matches_cpu(case)

@@ -38,6 +38,9 @@ class Storage:
     wsync: np.ndarray | None = None
     wlaunch: np.ndarray | None = None
     before: np.ndarray | None = None  # each element's value before its writes of the current epoch
+    # written by more than one thread in the current epoch, all the same value: a reader may be
+    # one of them (it then sees that value whatever the order), which the last writer cannot tell
+    wmulti: np.ndarray | None = None
     written: np.ndarray | None = None  # how often each element was written
 
     @classmethod
@@ -55,6 +58,7 @@ class Storage:
             s.wsync = np.zeros(data.shape, dtype=np.int64)
             s.wlaunch = np.full(data.shape, -1, dtype=np.int64)
             s.before = data.copy()
+            s.wmulti = np.zeros(data.shape, dtype=bool)
         return s
 
     @property
@@ -140,7 +144,7 @@ class Memory:
                     f"{self.m.where(int(act[i[0]]))} reads {s.name}[{int(safe[tuple(i)])}], which nothing wrote before"))
         if s.writer is not None and self.m.in_kernel:
             lane = np.broadcast_to(act[:, None], off.shape) if off.ndim == 2 else act
-            race = self._conflict(s, rows, safe, lane) & ok
+            race = self._conflict(s, rows, safe, lane) & ok & ~s.wmulti[rows, safe]
             race &= _bits(s.before[rows, safe]) != _bits(s.data[rows, safe])
             if race.any():
                 i = tuple(np.argwhere(race)[0])
@@ -169,6 +173,15 @@ class Memory:
             self._write_races(s, rows, off, vals, lane)
             fresh = (s.wlaunch[rows, off] != self.m.launch_id) | (s.wsync[rows, off] != self.m.sync_id)
             s.before[rows[fresh], off[fresh]] = s.data[rows[fresh], off[fresh]]
+            s.wmulti[rows[fresh], off[fresh]] = False
+            w = s.writer[rows, off]
+            again = ~fresh & (w >= 0) & (w != lane)  # another thread wrote it this epoch (the same value)
+            s.wmulti[rows[again], off[again]] = True
+            flat = rows.astype(np.int64) * s.size + off  # several threads writing it in this statement
+            uniq, counts = np.unique(flat, return_counts=True)
+            many = uniq[counts > 1]
+            if len(many):
+                s.wmulti.reshape(-1)[many] = True
             s.writer[rows, off] = lane
             s.wsync[rows, off] = self.m.sync_id
             s.wlaunch[rows, off] = self.m.launch_id
