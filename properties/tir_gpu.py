@@ -299,6 +299,11 @@ def gpu_emulated_matches_cpu(case: Any) -> None:
                 em = other
                 break
     if bad is not None:
+        if case.unwritten_note():
+            raise Discard("TVM's own unscheduled kernel leaves outputs unwritten (equivalent_by_execution reports it)")
+        if _preparation_already_wrong(case):
+            raise Discard("the preparatory steps alone already compute different values (their own subjects "
+                          "report it)")
         raise Violation(f"after {case.subject}, the kernel as TVM launches it, emulated thread by thread, "
                         f"computes different values than the unscheduled kernel: {bad.describe()}; "
                         f"{_emulation_facts(em)}; schedule:\n{case.trace_text()}")
@@ -306,6 +311,20 @@ def gpu_emulated_matches_cpu(case: Any) -> None:
         raise Violation(f"after {case.subject}, the kernel as TVM launches it, emulated thread by thread, "
                         f"accesses memory out of bounds that Z3 proved in bounds: {_emulation_facts(em)}; "
                         f"schedule:\n{case.trace_text()}")
+
+
+def _preparation_already_wrong(case: Any) -> bool:
+    """Do the preparatory steps alone (run on the CPU, before any GPU binding) compute different
+    values? Then the step under test is not to blame."""
+    from passcheck.tir import execution as tir_exec
+
+    if not case.prefix or case.before is None or not case.bounds("before").safe:
+        return False
+    try:
+        got = tir_exec.run_scheduled(case.spec, case.before, case.lowered("before"))
+    except Exception:  # noqa: BLE001 - a preparation that does not run is its own subject's finding
+        return False
+    return tir_exec.compare(case.spec, got, tir_exec.reference(case.spec), exact=not case.reassociates) is not None
 
 
 @prop("gpu-target", ir="tir")
