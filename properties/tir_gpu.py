@@ -231,7 +231,7 @@ def gpu_no_lost_updates(case: Any) -> None:
 
 # Seconds for one example's emulation (each of up to three runs, within the 60 s an example gets
 # by default): past it the check is unknown.
-EMULATION_BUDGET_S = 10.0
+EMULATION_BUDGET_S = 12.0
 
 
 def _emulated(case: Any, poison: str = "nan") -> Any:

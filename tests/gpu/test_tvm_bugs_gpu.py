@@ -307,3 +307,43 @@ def test_nested_binding_registered_as_a_known_bug() -> None:
                                      Step("bind_rest", "", (), (("threads", 1),))), prefix=1)
     assert_recognised("bind@cuda:sm_90", "gpu_bounds_safe_z3", example,
                       "test_bind_accepts_nested_loops_bound_to_one_thread_axis", ir="tir")
+
+
+# --- bind inside a block that stages its output in a local cache ----------------------------------
+#
+# TVM 0.27 bug: a padding blockized at its row loop and cached in "local" memory (cache_write),
+# then its column loop -- inside the outer block, under the cache -- bound to threadIdx.y. bind
+# accepts it; the cache is one per thread in the kernel (registers), so each thread writes only
+# its own column of its own copy, and the copy back, which every thread runs over every column,
+# stores the other columns' garbage: different values into the same elements from the 13
+# threads. bind should refuse a thread binding under the allocation of a local buffer that is
+# read outside the bound loop (or the buffer be shared). Found by `bind --target cuda:sm_90
+# --examples 500` (gpu_emulated_matches_cpu, gpu_threads_ordered).
+
+def _local_columns():  # noqa: ANN202
+    from passcheck.tir.kernels import PrimFuncSpec
+    from passcheck.tir.schedule import ScheduleExample, Step
+
+    return ScheduleExample(
+        PrimFuncSpec("pool", (2, 2, 12, 13), (("op", "max"), ("kernel", (3, 3)), ("stride", (1, 3)), ("padding", (1, 0))),
+                     "int32", symbolic=True, seed=2662),
+        (Step("blockize", "pad", (2,), (("preserve_unit_iters", True),)),
+         Step("cache_write", "pad", (), (("buffer", 0), ("scope", "local"))),
+         Step("bind", "pad", (1,), (("thread", "threadIdx.y"),)), Step("bind_rest", "", (), (("threads", 1024),))),
+        prefix=2)
+
+
+def test_bind_under_a_local_cache_splits_the_cache_between_threads() -> None:
+    import passcheck.properties.tir_gpu as G
+    from passcheck.core.errors import Violation
+    from passcheck.core.subject import Options, resolve
+
+    case = resolve("bind@cuda:sm_90", "tir").make_case(_local_columns(), None, Options())
+    joined = G._built(case).joined.script()
+    # one copy per thread, each thread writing its own column and copying back all of them
+    assert "pad_local = T.alloc_local((182,))" in joined
+    assert "pad_local[y * 13 + threadIdx_y] =" in joined and "= pad_local[ax2 * 13 + ax3]" in joined
+    with pytest.raises(Violation, match=r"uninitialised access\(es\), e\.g\. [^;]* reads pad_local\["):
+        G.gpu_emulated_matches_cpu(case)
+    assert_recognised("bind@cuda:sm_90", "gpu_threads_ordered", _local_columns(),
+                      "test_bind_under_a_local_cache_splits_the_cache_between_threads", ir="tir")

@@ -30,9 +30,9 @@ import numpy as np
 
 from passcheck.tir.analysis.concrete import key
 from passcheck.tir.gpu.emulate_expr import Exprs, Unsupported, np_dtype
-from passcheck.tir.gpu.emulate_memory import Memory, Problems, Storage, zero_copy_dtype
+from passcheck.tir.gpu.emulate_memory import Memory, Problems, Storage
+from passcheck.tir.gpu.emulate_stmt import AXES, BufRef, Statements
 
-AXES = ("blockIdx.x", "blockIdx.y", "blockIdx.z", "threadIdx.x", "threadIdx.y", "threadIdx.z")
 MAX_THREADS = 1 << 21
 
 
@@ -56,6 +56,7 @@ class Machine:
     def __init__(self, budget_s: float, launch_of: LaunchOf | None, poison: str = "nan") -> None:
         self.poison = poison
         self.x = Exprs(self)
+        self.stmts = Statements(self)
         self.mem = Memory(self)
         self.env: dict[int, np.ndarray] = {}
         self.names: dict[str, int] = {}  # host variables by name (for the host's launch values)
@@ -121,127 +122,66 @@ class Machine:
         return np.where(ok, full[np.clip(lane, 0, self.L - 1)], val)  # an inactive source: own value
 
     # --- memory -------------------------------------------------------------------------------
-    def _storage(self, buf: Any, dtype: str) -> Storage:
-        s = self.storage.get(key(buf))
+    def buffer(self, buf: Any, dtype: str) -> BufRef:
+        """What an access to ``buf`` as ``dtype`` needs, compiled once per access."""
+        elem = dtype.rsplit("x", 1)[0] if "x" in dtype and dtype.rsplit("x", 1)[1].isdigit() else dtype
+        strides = [self.x.fn(d) for d in buf.strides] if len(buf.strides) else None
+        eo = buf.elem_offset
+        return BufRef(key(buf), str(buf.name), [self.x.fn(d) for d in buf.shape], strides,
+                      self.x.fn(eo) if eo is not None else None, np_dtype(elem))
+
+    def storage_of(self, ref: BufRef) -> Storage:
+        s = self.storage.get(ref.key)
         if s is None:
-            raise Unsupported(f"buffer {buf.name} has no storage")
-        zero_copy_dtype(s, dtype.rsplit("x", 1)[0] if "x" in dtype and dtype.rsplit("x", 1)[1].isdigit() else dtype)
+            raise Unsupported(f"buffer {ref.name} has no storage")
+        if s.data.dtype != ref.dtype:
+            raise Unsupported(f"{s.name} accessed as {ref.dtype}, stored as {s.data.dtype}")
         if not self.in_kernel:
             self.mem.problems.add("host access", 1, f"the host code accesses {s.name}, which lives on the device")
         return s
 
-    def offsets(self, buf: Any, idx: list[np.ndarray], act: np.ndarray) -> np.ndarray:
-        shape = [self.x.eval(d, act[:1]) if len(act) else np.zeros(1, np.int64) for d in buf.shape]
-        dims = [int(d[0]) if len(d) else 0 for d in shape]
+    def offsets(self, ref: BufRef, idx: list[np.ndarray], act: np.ndarray) -> np.ndarray:
+        one = act[:1]
+        dims = [int(f(one)[0]) for f in ref.shape]
         if len(idx) != len(dims):
-            raise Unsupported(f"{buf.name}: {len(idx)} indices for {len(dims)} dims")
-        strides = [int(self.x.eval(s, act[:1])[0]) for s in buf.strides] if len(buf.strides) else None
-        if strides is None:
+            raise Unsupported(f"{ref.name}: {len(idx)} indices for {len(dims)} dims")
+        if ref.strides is not None:
+            strides = [int(f(one)[0]) for f in ref.strides]
+        else:
             strides, acc = [], 1
             for d in reversed(dims):
                 strides.insert(0, acc)
                 acc *= d
         two = any(i.ndim == 2 for i in idx)
         off = np.zeros((len(act), 1) if two else len(act), dtype=np.int64)
-        for i, s in zip(idx, strides):
+        for i, st in zip(idx, strides):
             i64 = i.astype(np.int64)
-            off = off + (i64[:, None] if two and i64.ndim == 1 else i64) * s
-        eo = buf.elem_offset
-        return off + (int(self.x.eval(eo, act[:1])[0]) if eo is not None and len(act) else 0)
+            off = off + (i64[:, None] if two and i64.ndim == 1 else i64) * st
+        return off + (int(ref.elem_offset(one)[0]) if ref.elem_offset is not None else 0)
 
-    def load(self, buf: Any, idx: list[np.ndarray], act: np.ndarray, dtype: str) -> np.ndarray:
-        s = self._storage(buf, dtype)
-        return self.mem.load(s, self.offsets(buf, idx, act), act)
+    def load(self, ref: BufRef, idx: list[np.ndarray], act: np.ndarray) -> np.ndarray:
+        return self.mem.load(self.storage_of(ref), self.offsets(ref, idx, act), act)
+
+    def store(self, ref: BufRef, idx: list[np.ndarray], vals: np.ndarray, act: np.ndarray) -> None:
+        self.mem.store(self.storage_of(ref), self.offsets(ref, idx, act), vals, act)
 
     # --- statements ---------------------------------------------------------------------------
     def run(self, s: Any, act: np.ndarray) -> None:
-        if not len(act):
-            return
+        self.stmts.fn(s)(act)
+
+    def tick(self) -> None:
         self.steps += 1
         if self.steps % 512 == 0 and time.perf_counter() > self.deadline:
             raise OverBudget(f"past the emulation budget after {self.steps} statements")
-        import tvm
-        from tvm import tirx
 
-        t = type(s)
-        if t is tirx.SeqStmt:
-            for x in s.seq:
-                self.run(x, act)
-        elif t is tirx.For:
-            self._for(s, act)
-        elif t is tirx.IfThenElse:
-            c = self.x.eval(s.condition, act).astype(bool)
-            self.run(s.then_case, act[c])
-            if s.else_case is not None:
-                self.run(s.else_case, act[~c])
-        elif t is tirx.Bind:
-            self.assign(s.var, self.x.eval(s.value, act), act)
-        elif t is getattr(tirx, "LetStmt", None):
-            self.assign(s.var, self.x.eval(s.value, act), act)
-            self.run(s.body, act)
-        elif t is tirx.BufferStore:
-            vals = self.x.eval(s.value, act)
-            idx = [self.x.eval(i, act) for i in s.indices]
-            st = self._storage(s.buffer, str(s.value.ty.dtype))
-            self.mem.store(st, self.offsets(s.buffer, idx, act), vals, act)
-        elif t is tirx.Evaluate:
-            self._evaluate(s.value, act)
-        elif t is tirx.AttrStmt:
-            self._attr(s, act)
-        elif t is tirx.AssertStmt:
-            if not self.x.eval(s.condition, act).astype(bool).all():
-                raise Unsupported("an assertion of the lowered code fails")
-        elif t is tirx.While:
-            while True:
-                c = self.x.eval(s.condition, act).astype(bool)
-                act = act[c]
-                if not len(act):
-                    break
-                self.run(s.body, act)
-        elif t is tirx.AllocBuffer:
-            self._alloc(s.buffer, act)
-        elif t is tirx.DeclBuffer:
-            src = s.data
-            if isinstance(src, tvm.ir.Call) and getattr(src.op, "name", "") == "tirx.buffer_data" \
-                    and key(src.args[0]) in self.storage:
-                self.storage[key(s.buffer)] = self.storage[key(src.args[0])]
-            else:
-                raise Unsupported(f"declared buffer {s.buffer.name} over {src}")
-        else:
-            raise Unsupported(f"statement {t.__name__}")
-
-    def _for(self, s: Any, act: np.ndarray) -> None:
-        if getattr(s, "step", None) is not None and not (hasattr(s.step, "value") and int(s.step.value) == 1):
-            raise Unsupported("a loop with a step")
-        lo = self.x.eval(s.min, act)
-        ext = self.x.eval(s.extent, act).astype(np.int64)
-        top = int(ext.max()) if len(ext) else 0
-        for i in range(max(top, 0)):
-            live = i < ext
-            sub = act[live]
-            if not len(sub):
-                break
-            self.assign(s.loop_var, (lo[live] + i).astype(lo.dtype), sub)
-            self.run(s.body, sub)
-
-    def _evaluate(self, call: Any, act: np.ndarray) -> None:
-        import tvm
-
-        name = str(getattr(getattr(call, "op", None), "name", "")) if isinstance(call, tvm.ir.Call) else ""
-        if name == "tirx.tvm_storage_sync":
-            self.sync_id += 1
-        elif name in ("tirx.assume", "prim.assume"):
-            return
-        elif name:
-            raise Unsupported(f"call {name} as a statement")
-
-    def _alloc(self, buf: Any, act: np.ndarray) -> None:
-        if key(buf) in self.storage:
+    def alloc(self, buf: Any, shape: list[Any], act: np.ndarray) -> None:
+        k = key(buf)
+        if k in self.storage:
             return  # a loop re-runs it: registers and shared memory keep what they held
         scope = str(buf.scope())
         size = 1
-        for d in buf.shape:
-            size *= int(self.x.eval(d, act).max())
+        for f in shape:
+            size *= int(f(act).max())
         kind = "shared" if scope.startswith("shared") else "local" if scope.startswith(("local", "warp")) else "global"
         if not self.in_kernel:
             # The host allocates every buffer outside a kernel as a device workspace, whatever
@@ -251,29 +191,11 @@ class Machine:
             raise Unsupported(f"global buffer {buf.name} allocated inside a kernel")
         copies = self.L if kind == "local" else int(np.prod([self.dims.get(a, 1) for a in AXES[:3]])) \
             if kind == "shared" else 1
-        self.storage[key(buf)] = Storage.new(str(buf.name), kind, np_dtype(str(buf.dtype)), copies, size,
-                                             poison=self.poison)
+        self.storage[k] = Storage.new(str(buf.name), kind, np_dtype(str(buf.dtype)), copies, size, poison=self.poison)
         if self.in_kernel:
-            self.kernel_buffers.append(key(buf))
+            self.kernel_buffers.append(k)
 
-    def _attr(self, s: Any, act: np.ndarray) -> None:
-        from tvm import tirx
-
-        if s.attr_key == "virtual_thread":
-            raise Unsupported("a virtual thread left in the lowered code")
-        if s.attr_key != "thread_extent" or not isinstance(s.node, tirx.IterVar):
-            self.run(s.body, act)
-            return
-        tag = str(s.node.thread_tag)
-        if tag not in AXES:
-            raise Unsupported(f"thread tag {tag}")
-        if self.in_kernel:
-            self.assign(s.node.var, self.axes[tag][act].astype(np_dtype(str(s.node.var.ty.dtype))), act)
-            self.run(s.body, act)
-        else:
-            self._launch(s)
-
-    def _launch(self, s: Any) -> None:
+    def launch(self, s: Any) -> None:
         asked = _launch_attrs(s)
         host = {tag: int(self.x.eval(v, np.zeros(1, np.int64))[0]) for tag, v in asked.items()}
         given = self.launch_of(s, dict(self.names)) if self.launch_of else None
@@ -344,7 +266,8 @@ def emulate(func: Any, args: list[np.ndarray], launch_of: LaunchOf | None = None
             raise Unsupported(f"argument {p.name} is {a.dtype}, the parameter {p.ty.dtype}")
         m.storage[key(p)] = Storage.new(str(p.name), "global", a.dtype, 1, a.size, param=True,
                                         contents=np.ascontiguousarray(a).copy())
-    m.run(func.body, np.zeros(1, dtype=np.int64))
+    with np.errstate(all="ignore"):  # the device computes on, whatever the values
+        m.run(func.body, np.zeros(1, dtype=np.int64))
     outs, never = [], {}
     for p, a in zip(func.params, args):
         s = m.storage[key(p)]

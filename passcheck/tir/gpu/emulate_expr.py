@@ -78,96 +78,143 @@ def _erf(x: np.ndarray) -> np.ndarray:
     return np.vectorize(math.erf, otypes=[np.float64])(x.astype(np.float64))
 
 
+Fn = Any  # a compiled expression: (active threads) -> values
+
+
 class Exprs:
     """Evaluates expressions for the active threads ``act`` of ``machine`` (its ``env``: one
-    full-length array per variable; ``load``: memory; ``warp``: shuffles)."""
+    full-length array per variable; ``load``: memory; ``warp``: shuffles). Each expression is
+    compiled once into a closure over NumPy (reading a TVM node's fields is an FFI call: too
+    slow to repeat for every statement a loop runs)."""
 
     def __init__(self, machine: Any) -> None:
         self.m = machine
+        self.cache: dict[int, Fn] = {}
 
     def eval(self, e: Any, act: np.ndarray) -> np.ndarray:
+        return self.fn(e)(act)
+
+    def fn(self, e: Any) -> Fn:
+        k = key(e)
+        f = self.cache.get(k)
+        if f is None:
+            try:
+                f = self._compile(e)
+            except Unsupported as u:  # only if it is ever evaluated
+                f = _raising(u)
+            self.cache[k] = f
+        return f
+
+    def _compile(self, e: Any) -> Fn:
         import tvm
         from tvm import tirx
 
         t = type(e)
-        n = len(act)
         if t is tirx.IntImm or t is tirx.FloatImm:
-            return np.full(n, e.value, dtype=np_dtype(str(e.ty.dtype)))
+            v, dt = e.value, np_dtype(str(e.ty.dtype))
+            return lambda act: np.full(len(act), v, dtype=dt)
         if t is tvm.ir.Var or t is tirx.Var:
-            v = self.m.env.get(key(e))
-            if v is None:
-                raise Unsupported(f"unbound variable {e.name}")
-            return v[act]
+            k, name, m = key(e), str(e.name), self.m
+
+            def var(act: np.ndarray) -> np.ndarray:
+                v = m.env.get(k)
+                if v is None:
+                    raise Unsupported(f"unbound variable {name}")
+                return v[act]
+
+            return var
         if t is tvm.ir.TensorLoad:
-            idx = [self.eval(i, act) for i in e.indices]
-            return self.m.load(e.source, idx, act, str(e.ty.dtype))
+            idx, m = [self.fn(i) for i in e.indices], self.m
+            ref = m.buffer(e.source, str(e.ty.dtype))
+            return lambda act: m.load(ref, [f(act) for f in idx], act)
         if t is tvm.ir.Call:
-            return self.call(e, act)
-        fn = self._table().get(t)
-        if fn is not None:
-            with np.errstate(all="ignore"):
-                return fn(self, e, act)
-        raise Unsupported(f"expression {t.__name__}")
+            return self._call(e)
+        make = _table().get(t)
+        if make is None:
+            raise Unsupported(f"expression {t.__name__}")
+        return make(self, e)
 
     # -------------------------------------------------------------------------------------
-    def call(self, e: Any, act: np.ndarray) -> np.ndarray:
+    def _call(self, e: Any) -> Fn:
         name = str(getattr(e.op, "name", ""))
-        args = e.args
+        args = list(e.args)
+        out_dt = np_dtype(str(e.ty.dtype))
+        lanes = lanes_of(str(e.ty.dtype))
         if name == "prim.if_then_else":
-            c = self.eval(args[0], act).astype(bool)
-            out = np.empty((len(act), *self._lanes(e)), dtype=np_dtype(str(e.ty.dtype)))
-            if c.any():
-                out[c] = self.eval(args[1], act[c])
-            if (~c).any():
-                out[~c] = self.eval(args[2], act[~c])
-            return out
+            fc, fa, fb = (self.fn(a) for a in args)
+
+            def if_then_else(act: np.ndarray) -> np.ndarray:
+                c = fc(act).astype(bool)
+                out = np.empty((len(act), *((lanes,) if lanes > 1 else ())), dtype=out_dt)
+                if c.any():
+                    out[c] = fa(act[c])
+                if (~c).any():
+                    out[~c] = fb(act[~c])
+                return out
+
+            return if_then_else
         if name in ("prim.likely", "tirx.likely"):
-            return self.eval(args[0], act)
+            return self.fn(args[0])
         if name == "tirx.reinterpret":
-            v = self.eval(args[0], act)
-            return v.view(np_dtype(str(e.ty.dtype)))
+            f = self.fn(args[0])
+            return lambda act: f(act).view(out_dt)
         if name.startswith("tirx.cuda.__") and "shfl" in name or name.endswith("activemask"):
-            return self.m.warp(name, [self.eval(a, act) for a in args], act)
+            fs, m = [self.fn(a) for a in args], self.m
+            return lambda act: m.warp(name, [f(act) for f in fs], act)
         if name in ("tirx.call_pure_extern", "tirx.call_extern"):
             fname, rest = str(args[0].value), args[1:]
         else:
             fname, rest = name, args
-        vals = [self.eval(a, act) for a in rest]
-        out_dt = np_dtype(str(e.ty.dtype))
-        base = _math_name(fname)
-        if base in ("isnan", "isinf", "isfinite"):
-            return getattr(np, base)(vals[0])
-        with np.errstate(all="ignore"):
-            if base == "erf" and len(vals) == 1:
-                return _erf(vals[0]).astype(out_dt)
-            if base == "sigmoid" and len(vals) == 1:
-                return (1 / (1 + np.exp(-vals[0].astype(np.float64)))).astype(out_dt)
-            if base in _MATH and _MATH[base] is not None and len(vals) == 1:
-                return np.asarray(_MATH[base](vals[0])).astype(out_dt)
-            if base in _BINARY_MATH and len(vals) == 2:
-                return np.asarray(_BINARY_MATH[base](vals[0], vals[1])).astype(out_dt)
-        raise Unsupported(f"call {fname}")
+        fs = [self.fn(a) for a in rest]
+        op = _math(_math_name(fname), len(fs), out_dt)
+        if op is None:
+            raise Unsupported(f"call {fname}")
+        return lambda act: op(*[f(act) for f in fs])
 
-    @staticmethod
-    def _lanes(e: Any) -> tuple[int, ...]:
-        k = lanes_of(str(e.ty.dtype))
-        return (k,) if k > 1 else ()
 
-    _TABLE: dict[type, Any] = {}
+def _raising(error: Exception) -> Fn:
+    def raises(act: np.ndarray) -> np.ndarray:
+        raise error
 
-    @classmethod
-    def _table(cls) -> dict[type, Any]:
-        if not cls._TABLE:
-            cls._TABLE.update(_build_table())
-        return cls._TABLE
+    return raises
+
+
+def _math(base: str, arity: int, out_dt: Any) -> Any:
+    """The NumPy form of a math call (None: not modelled)."""
+    if base in ("isnan", "isinf", "isfinite") and arity == 1:
+        return getattr(np, base)
+    if base == "erf" and arity == 1:
+        return lambda x: _erf(x).astype(out_dt)
+    if base == "sigmoid" and arity == 1:
+        return lambda x: (1 / (1 + np.exp(-x.astype(np.float64)))).astype(out_dt)
+    if base in _MATH and _MATH[base] is not None and arity == 1:
+        f1 = _MATH[base]
+        return lambda x: np.asarray(f1(x)).astype(out_dt)
+    if base in _BINARY_MATH and arity == 2:
+        f2 = _BINARY_MATH[base]
+        return lambda x, y: np.asarray(f2(x, y)).astype(out_dt)
+    return None
+
+
+_TABLE: dict[type, Any] = {}
+
+
+def _table() -> dict[type, Any]:
+    if not _TABLE:
+        _TABLE.update(_build_table())
+    return _TABLE
+
+
+def _ab(x: Exprs, e: Any) -> tuple[Fn, Fn, Any]:
+    return x.fn(e.a), x.fn(e.b), np_dtype(str(e.ty.dtype))
 
 
 def _arith(op: Any) -> Any:
-    def f(x: Exprs, e: Any, act: np.ndarray) -> np.ndarray:
-        dt = np_dtype(str(e.ty.dtype))
-        return op(x.eval(e.a, act), x.eval(e.b, act)).astype(dt, copy=False)
+    def make(x: Exprs, e: Any) -> Fn:
+        fa, fb, dt = _ab(x, e)
+        return lambda act: op(fa(act), fb(act)).astype(dt, copy=False)
 
-    return f
+    return make
 
 
 def _safe(b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -175,53 +222,60 @@ def _safe(b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.where(zero, np.ones_like(b), b), zero
 
 
-def _div(kind: str) -> Any:
-    def f(x: Exprs, e: Any, act: np.ndarray) -> np.ndarray:
-        a, b = x.eval(e.a, act), x.eval(e.b, act)
-        dt = np_dtype(str(e.ty.dtype))
-        if np.issubdtype(dt, np.floating):
-            q = a / b
-            if kind in ("floor", "floormod"):
-                fq = np.floor(q)
-                return (fq if kind == "floor" else a - fq * b).astype(dt)
-            if kind == "truncmod":
-                return np.fmod(a, b).astype(dt)
-            return q.astype(dt)
-        # integer division by zero has no defined result on the device: those lanes get 0
-        b1, zero = _safe(b)
-        if kind == "floor":
-            r = a // b1
-        elif kind == "floormod":
-            r = a % b1
-        else:
-            q = np.abs(a) // np.abs(b1)
-            q = np.where((a < 0) != (b1 < 0), -q, q)
-            r = q if kind == "trunc" else a - b1 * q
-        return np.where(zero, np.zeros_like(r), r).astype(dt)
+def _divide(kind: str, a: np.ndarray, b: np.ndarray, dt: Any) -> np.ndarray:
+    if np.issubdtype(dt, np.floating):
+        q = a / b
+        if kind in ("floor", "floormod"):
+            fq = np.floor(q)
+            return (fq if kind == "floor" else a - fq * b).astype(dt)
+        if kind == "truncmod":
+            return np.fmod(a, b).astype(dt)
+        return q.astype(dt)
+    # integer division by zero has no defined result on the device: those lanes get 0
+    b1, zero = _safe(b)
+    if kind == "floor":
+        r = a // b1
+    elif kind == "floormod":
+        r = a % b1
+    else:
+        q = np.abs(a) // np.abs(b1)
+        q = np.where((a < 0) != (b1 < 0), -q, q)
+        r = q if kind == "trunc" else a - b1 * q
+    return np.where(zero, np.zeros_like(r), r).astype(dt)
 
-    return f
+
+def _div(kind: str) -> Any:
+    def make(x: Exprs, e: Any) -> Fn:
+        fa, fb, dt = _ab(x, e)
+        return lambda act: _divide(kind, fa(act), fb(act), dt)
+
+    return make
 
 
 def _minmax(fl: Any, it: Any) -> Any:
-    def f(x: Exprs, e: Any, act: np.ndarray) -> np.ndarray:
-        a, b = x.eval(e.a, act), x.eval(e.b, act)
-        return (fl if np.issubdtype(a.dtype, np.floating) else it)(a, b)
+    def make(x: Exprs, e: Any) -> Fn:
+        fa, fb, dt = _ab(x, e)
+        op = fl if np.issubdtype(dt, np.floating) else it
+        return lambda act: op(fa(act), fb(act))
 
-    return f
+    return make
 
 
 def _shift(left: bool) -> Any:
-    def f(x: Exprs, e: Any, act: np.ndarray) -> np.ndarray:
-        a, b = x.eval(e.a, act), x.eval(e.b, act)
-        b = b.astype(a.dtype)
-        return (np.left_shift(a, b) if left else np.right_shift(a, b)).astype(a.dtype)
+    def make(x: Exprs, e: Any) -> Fn:
+        fa, fb, _ = _ab(x, e)
+        op = np.left_shift if left else np.right_shift
 
-    return f
+        def shift(act: np.ndarray) -> np.ndarray:
+            a = fa(act)
+            return op(a, fb(act).astype(a.dtype)).astype(a.dtype)
+
+        return shift
+
+    return make
 
 
-def _cast(x: Exprs, e: Any, act: np.ndarray) -> np.ndarray:
-    v = x.eval(e.value, act)
-    dt = np_dtype(str(e.ty.dtype))
+def _convert(v: np.ndarray, dt: Any) -> np.ndarray:
     if dt == np.bool_:
         return v != 0
     if np.issubdtype(dt, np.integer) and np.issubdtype(v.dtype, np.floating):
@@ -231,34 +285,58 @@ def _cast(x: Exprs, e: Any, act: np.ndarray) -> np.ndarray:
     return v.astype(dt)
 
 
-def _ramp(x: Exprs, e: Any, act: np.ndarray) -> np.ndarray:
-    base, stride = x.eval(e.base, act), x.eval(e.stride, act)
-    k = np.arange(int(e.lanes), dtype=base.dtype)
-    return base[:, None] + stride[:, None] * k[None, :]
+def _cast(x: Exprs, e: Any) -> Fn:
+    f, dt = x.fn(e.value), np_dtype(str(e.ty.dtype))
+    return lambda act: _convert(f(act), dt)
 
 
-def _broadcast(x: Exprs, e: Any, act: np.ndarray) -> np.ndarray:
-    v = x.eval(e.value, act)
-    return np.repeat(v[:, None], int(e.lanes), axis=1)
+def _ramp(x: Exprs, e: Any) -> Fn:
+    fb, fs, n = x.fn(e.base), x.fn(e.stride), int(e.lanes)
+
+    def ramp(act: np.ndarray) -> np.ndarray:
+        base, stride = fb(act), fs(act)
+        return base[:, None] + stride[:, None] * np.arange(n, dtype=base.dtype)[None, :]
+
+    return ramp
 
 
-def _shuffle(x: Exprs, e: Any, act: np.ndarray) -> np.ndarray:
-    parts = []
-    for v in e.vectors:
-        a = x.eval(v, act)
-        parts.append(a if a.ndim == 2 else a[:, None])
-    whole = np.concatenate(parts, axis=1)
-    picked = whole[:, [int(i.value) for i in e.indices]]
-    return picked[:, 0] if picked.shape[1] == 1 else picked
+def _broadcast(x: Exprs, e: Any) -> Fn:
+    f, n = x.fn(e.value), int(e.lanes)
+    return lambda act: np.repeat(f(act)[:, None], n, axis=1)
 
 
-def _select(x: Exprs, e: Any, act: np.ndarray) -> np.ndarray:
-    return np.where(x.eval(e.condition, act), x.eval(e.true_value, act), x.eval(e.false_value, act))
+def _shuffle(x: Exprs, e: Any) -> Fn:
+    fs, idx = [x.fn(v) for v in e.vectors], [int(i.value) for i in e.indices]
+
+    def shuffle(act: np.ndarray) -> np.ndarray:
+        parts = [a if a.ndim == 2 else a[:, None] for a in (f(act) for f in fs)]
+        picked = np.concatenate(parts, axis=1)[:, idx]
+        return picked[:, 0] if picked.shape[1] == 1 else picked
+
+    return shuffle
 
 
-def _let(x: Exprs, e: Any, act: np.ndarray) -> np.ndarray:
-    x.m.assign(e.var, x.eval(e.value, act), act)
-    return x.eval(e.body, act)
+def _select(x: Exprs, e: Any) -> Fn:
+    fc, ft, ff = x.fn(e.condition), x.fn(e.true_value), x.fn(e.false_value)
+    return lambda act: np.where(fc(act), ft(act), ff(act))
+
+
+def _let(x: Exprs, e: Any) -> Fn:
+    var, fv, fb, m = e.var, x.fn(e.value), x.fn(e.body), x.m
+
+    def let(act: np.ndarray) -> np.ndarray:
+        m.assign(var, fv(act), act)
+        return fb(act)
+
+    return let
+
+
+def _unary(op: Any) -> Any:
+    def make(x: Exprs, e: Any) -> Fn:
+        f = x.fn(e.a)
+        return lambda act: op(f(act))
+
+    return make
 
 
 def _build_table() -> dict[type, Any]:
@@ -272,10 +350,9 @@ def _build_table() -> dict[type, Any]:
         tirx.EQ: _arith(np.equal), tirx.NE: _arith(np.not_equal), tirx.LT: _arith(np.less),
         tirx.LE: _arith(np.less_equal), tirx.GT: _arith(np.greater), tirx.GE: _arith(np.greater_equal),
         tirx.And: _arith(np.logical_and), tirx.Or: _arith(np.logical_or),
-        tirx.Not: lambda x, e, act: np.logical_not(x.eval(e.a, act)),
+        tirx.Not: _unary(np.logical_not),
         tirx.BitwiseAnd: _arith(np.bitwise_and), tirx.BitwiseOr: _arith(np.bitwise_or),
-        tirx.BitwiseXor: _arith(np.bitwise_xor),
-        tirx.BitwiseNot: lambda x, e, act: np.invert(x.eval(e.a, act)),
+        tirx.BitwiseXor: _arith(np.bitwise_xor), tirx.BitwiseNot: _unary(np.invert),
         tirx.LShift: _shift(True), tirx.RShift: _shift(False),
         tirx.Cast: _cast, tirx.Ramp: _ramp, tirx.Broadcast: _broadcast, tirx.Shuffle: _shuffle,
         tirx.Select: _select, tirx.Let: _let,

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from passcheck.tir.gpu.emulate_expr import Unsupported, np_dtype
+from passcheck.tir.gpu.emulate_expr import Unsupported
 
 MAX_ELEMENTS = 1 << 24  # per buffer, all copies together
 KINDS = ("out of bounds", "uninitialised", "race", "host access")
@@ -211,8 +211,3 @@ class Memory:
                 f"{self.m.where(int(lane[j]))} overwrites {s.name}[{int(off[j])}] that {self.m.where(w)} wrote "
                 f"(another value), with no barrier between them"))
 
-
-def zero_copy_dtype(s: Storage, dtype: str) -> None:
-    """A buffer read or written in another element type than its storage's: not modelled."""
-    if np_dtype(dtype) != s.data.dtype:
-        raise Unsupported(f"{s.name} accessed as {dtype}, stored as {s.data.dtype}")

@@ -180,3 +180,15 @@ register_known_bug(KnownBug(
     message=r"info\.dom\.IsNothing\(\)",
     ir=ZERO_SIZE,
 ))
+register_known_bug(KnownBug(
+    name="test_bind_under_a_local_cache_splits_the_cache_between_threads",
+    repro="tests/gpu/test_tvm_bugs_gpu.py",
+    note="bind accepts binding a loop to threadIdx inside a block that stages its output in a local cache "
+         "(cache_write 'local'): the cache is one per thread, each thread writes only its own part, and the copy "
+         "back every thread runs stores the rest's garbage",
+    subjects=("gpu-target",),
+    properties=("gpu_emulated_matches_cpu", "gpu_threads_ordered", "gpu_matches_cpu"),
+    message=r"computes different values|race",
+    # a local buffer allocated in a block, then (within a few lines) a loop bound to threadIdx
+    ir=r'sblock_alloc_buffer\([^\n]*scope="local"\)(?:\n[^\n]*){0,6}?\n[^\n]*T\.thread_binding\([^\n]*"threadIdx',
+))
