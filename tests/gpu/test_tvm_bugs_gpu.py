@@ -335,6 +335,7 @@ def _local_columns():  # noqa: ANN202
 
 def test_bind_under_a_local_cache_splits_the_cache_between_threads() -> None:
     import passcheck.properties.tir_gpu as G
+
     from passcheck.core.errors import Violation
     from passcheck.core.subject import Options, resolve
 
