@@ -41,6 +41,8 @@ ir_version  # onnx.ModelProto (passcheck/relax/models/zoo.py: the IR version the
 # tests/gpu/gpu_buggy_passes.py: the buggy GPU passes of tests/gpu/test_gpu_static.py, named by spec.
 short_shared_cache
 forgotten_cross_thread_reduction
+vthread_only
 
 # TVM's pass instrumentation calls this hook by name (passcheck/tir/gpu/build.py: _StopAtSplit).
 should_run
+run_before_pass  # tests/gpu/test_tvm_bugs_gpu_launch.py: what VerifyMemory is given

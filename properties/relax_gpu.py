@@ -13,9 +13,14 @@ from passcheck import Discard, Unknown, Violation, prop
 
 
 def _first_line(e: BaseException) -> str:
-    """The error's last line that says something (TVM ends some with a ^^^ source marker)."""
+    """The error's last line that says something (TVM ends some with a ^^^ source marker), after
+    its ``Check failed`` line when it has one (others end with the IR the check was about)."""
     lines = [x.strip() for x in str(e).strip().splitlines() if re.search(r"[A-Za-z]", x)]
-    return f"{type(e).__name__}: {lines[-1][:300] if lines else ''}"
+    last = lines[-1][:300] if lines else ""
+    check = next((x for x in lines if "Check failed" in x), None)
+    if check is not None and check != lines[-1]:
+        return f"{type(e).__name__}: {check[:400]} ... {last}"
+    return f"{type(e).__name__}: {last}"
 
 
 def _target(case: Any) -> Any:
@@ -95,17 +100,21 @@ def _kernels(case: Any) -> Any:
 @prop("relax-gpu-target", ir="relax")
 def relax_gpu_bounds_safe_z3(case: Any) -> None:
     """Every load and store of the GPU kernels of the pass's output (as the CUDA codegen sees
-    them: thread ranges, shared buffers, host loops) is in bounds; Z3, witnesses replayed."""
-    from passcheck.tir.analysis import check_bounds
-
+    them: thread ranges as the runtime launches them -- an extent of 0 launches 1 --, shared
+    buffers, host loops) is in bounds; Z3, witnesses replayed."""
     _compiled(case)  # a build failure is relax_builds_for_gpu's finding
     built = _kernels(case)
     if built is None:
         raise Discard("no PrimFunc in the build")
-    res = case.memo(("relax_gpu_bounds",), lambda: check_bounds(built.joined, budget_s=15.0))
+    res = case.memo(("relax_gpu_bounds",), lambda: _bounds(built))
     if res.violations:
+        from passcheck.tir.gpu.launch import empty_launches
+
         shown = "\n".join("  " + v.describe() for v in res.violations[:4])
-        raise Violation(f"the GPU kernels of {case.subject}'s output access memory out of bounds:\n{shown}")
+        empty = empty_launches(built.joined, dict(res.violations[0].point))
+        note = (f"\nlaunched with {', '.join(empty[:2])}: TVM's runtime launches an axis of extent 0 as 1, "
+                f"and nothing in the kernel guards it") if empty else ""
+        raise Violation(f"the GPU kernels of {case.subject}'s output access memory out of bounds:\n{shown}{note}")
     if res.unknown:
         raise Unknown(f"GPU bounds unknown for {len(res.unknown)} access(es), e.g. {res.unknown[0][0]}")
 
@@ -132,7 +141,8 @@ def relax_gpu_matches_cpu(case: Any) -> None:
     cpu = case.run("after")
     meta = {"subject": case.subject, "property": "relax_gpu_matches_cpu", "target": case.gpu_target.name,
             "call": "vm", "function": "main", "family": "relax",
-            "example": document(case.example), "describe": repr(case.example)[:4000]}
+            "example": document(case.example), "describe": repr(case.example)[:4000],
+            "input_script": case.input_script(), "output_script": case.output_script()}
     if cuda_device() is None:
         if case.bundle_dir:
             entry = new_entry(case.bundle_dir, meta, ex, case.params(), cpu)
@@ -149,8 +159,10 @@ def relax_gpu_matches_cpu(case: Any) -> None:
 
 
 def _bounds(built: Any) -> Any:
+    """Z3 bounds of the kernels as the runtime launches them (an extent of 0 launches 1)."""
     from passcheck.tir.analysis import check_bounds
+    from passcheck.tir.gpu.launch import as_launched
 
-    return check_bounds(built.joined, budget_s=15.0)
+    return check_bounds(as_launched(built.joined), budget_s=15.0)
 
 

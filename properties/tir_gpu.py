@@ -31,9 +31,14 @@ Z3_BUDGET_S = 15.0
 
 
 def _first_line(e: BaseException) -> str:
-    """The error's last line that says something (TVM ends some with a ^^^ source marker)."""
+    """The error's last line that says something (TVM ends some with a ^^^ source marker), after
+    its ``Check failed`` line when it has one (others end with the IR the check was about)."""
     lines = [x.strip() for x in str(e).strip().splitlines() if re.search(r"[A-Za-z]", x)]
-    return f"{type(e).__name__}: {lines[-1][:300] if lines else ''}"
+    last = lines[-1][:300] if lines else ""
+    check = next((x for x in lines if "Check failed" in x), None)
+    if check is not None and check != lines[-1]:
+        return f"{type(e).__name__}: {check[:400]} ... {last}"
+    return f"{type(e).__name__}: {last}"
 
 
 def _gpu(case: Any) -> Any:
@@ -75,8 +80,15 @@ def builds_for_gpu(case: Any) -> None:
     the schedule itself, listed in ``SCHEDULE_LIMITS``, discard the example), and NVRTC
     compiles the CUDA C it writes for the target's arch."""
     from passcheck.tir.gpu.build import cubin_size
+    from passcheck.tir.gpu.launch import host_accesses
 
     built = _built(case, judge=True)
+    touched = host_accesses(built.joined)
+    if touched:
+        raise Violation(f"TVM built the output of {case.subject} for {case.gpu_target.name} with "
+                        f"{', '.join(touched[:4])} accessed by the host code, outside every kernel launch: "
+                        f"the CPU dereferences device memory when the function is called (SIGSEGV); "
+                        f"schedule:\n{case.trace_text()}")
     try:
         cubin_size(built.source, case.gpu_target.arch)
     except RuntimeError as e:
@@ -87,26 +99,29 @@ def builds_for_gpu(case: Any) -> None:
 
 def _gpu_bounds(case: Any) -> Any:
     from passcheck.tir.analysis import check_bounds, declared_buffers
+    from passcheck.tir.gpu.launch import as_launched
 
     built = _built(case)
     # The flattened kernels index each buffer with one product of its dims: the shape vars range
     # where every buffer of the unscheduled function, intermediates too, can be indexed at all.
     domain = declared_buffers(case.original["main"])
-    return case.memo(("gpu_bounds",), lambda: check_bounds(built.joined, case.z3_timeout_ms, Z3_BUDGET_S, domain))
+    # Thread and block indices range over what the runtime launches: an extent of 0 launches 1.
+    return case.memo(("gpu_bounds",), lambda: check_bounds(as_launched(built.joined), case.z3_timeout_ms,
+                                                           Z3_BUDGET_S, domain))
 
 
 @prop("gpu-target", ir="tir")
 def gpu_bounds_safe_z3(case: Any) -> None:
     """Every load and store of the kernels as TVM's pipeline hands them to the CUDA codegen
     (flattened, storage-rewritten, cross-thread reductions lowered, device intrinsics lowered)
-    is in bounds: thread and block indices range over their launch extents, shared and local
-    buffers are buffers, and the host loops around a launch keep their ranges. Z3, witnesses
-    replayed; a timeout is unknown."""
+    is in bounds: thread and block indices range over the extents the runtime launches (an
+    extent the host computes as 0 launches 1), shared and local buffers are buffers, and the
+    host loops around a launch keep their ranges. Z3, witnesses replayed; a timeout is unknown."""
     res = _gpu_bounds(case)
     if res.violations:
         shown = "\n".join("  " + v.describe() for v in res.violations[:4])
         raise Violation(f"after {case.subject}, the GPU kernel accesses memory out of bounds:\n{shown}\n"
-                        f"schedule:\n{case.trace_text()}")
+                        f"{zero_launch_note(_built(case).joined, res.violations)}schedule:\n{case.trace_text()}")
     if res.unknown:
         site, why = res.unknown[0]
         raise Unknown(f"GPU bounds unknown for {len(res.unknown)} access(es), e.g. {site}: {why}")
@@ -148,6 +163,28 @@ def launch_within_device_limits(case: Any) -> None:
                             f"__launch_bounds__({promised[name]}); schedule:\n{case.trace_text()}")
 
 
+def zero_launch_note(joined: Any, violations: list[Any]) -> str:
+    """A line saying so when a witness launches an axis whose extent is 0 there."""
+    from passcheck.tir.gpu.launch import empty_launches
+
+    empty = empty_launches(joined, dict(violations[0].point)) if violations else []
+    if not empty:
+        return ""
+    return (f"launched with {', '.join(empty[:2])}: TVM's runtime launches an axis of extent 0 as 1, "
+            f"and nothing in the kernel guards it\n")
+
+
+def _runnable(case: Any) -> None:
+    """Discard what no GPU run may judge: an unsafe primitive, a kernel not proved in bounds."""
+    if case.unsafe:
+        raise Discard("an unsafe_ primitive voids the semantic contract")
+    if getattr(case, "semantics_note", None):
+        raise Discard(case.semantics_note)
+    original = case.bounds("original")
+    if not original.safe or not _gpu_bounds(case).safe:
+        raise Discard("not executed: the kernel is not proved in bounds")
+
+
 @prop("gpu-target", ir="tir")
 def gpu_matches_cpu(case: Any) -> None:
     """On a CUDA device, the kernel computes what the unscheduled kernel computes on the CPU:
@@ -159,19 +196,14 @@ def gpu_matches_cpu(case: Any) -> None:
     from passcheck.tir.gpu import execute
 
     _gpu(case)
-    if case.unsafe:
-        raise Discard("an unsafe_ primitive voids the semantic contract")
-    if getattr(case, "semantics_note", None):
-        raise Discard(case.semantics_note)
     built = _built(case)
-    original = case.bounds("original")
-    if not original.safe or not _gpu_bounds(case).safe:
-        raise Discard("not executed: the kernel is not proved in bounds")
+    _runnable(case)
     if cuda_device() is not None:
         got = execute.run_on_device(case, built, "gpu_matches_cpu")
         bad = execute.compare_entry_spec(case.spec, got)
         if bad is not None:
-            raise Violation(f"on the GPU, the output of {case.subject} differs from the CPU's: {bad.describe()}; "
+            raise Violation(f"on the GPU, {case.subject} computes different values than the unscheduled kernel: "
+                            f"{bad.describe()}; "
                             f"schedule:\n{case.trace_text()}")
         return
     if case.bundle_dir:
@@ -195,3 +227,117 @@ def gpu_no_lost_updates(case: Any) -> None:
                         f"schedule:\n{case.trace_text()}")
     if unknown:
         raise Unknown(f"lost updates unknown: {unknown[0]}")
+
+
+# Seconds for one example's emulation (each of up to three runs, within the 60 s an example gets
+# by default): past it the check is unknown.
+EMULATION_BUDGET_S = 12.0
+
+
+def _emulated(case: Any, poison: str = "nan") -> Any:
+    """The kernels of ``case.after`` as TVM launches them, emulated on the CPU (memoized per
+    poison: what fresh memory holds), or the reason there is no emulation."""
+    from passcheck.tir.gpu import execute, launch
+    from passcheck.tir.gpu.emulate import OverBudget, Unsupported, emulate
+
+    _gpu(case)
+    built = _built(case)
+    if case.unsafe:
+        raise Discard("an unsafe_ primitive voids the semantic contract")
+    if getattr(case, "semantics_note", None):
+        raise Discard(case.semantics_note)
+    if not case.bounds("original").safe:
+        raise Discard("the unscheduled kernel is not proved in bounds")
+    # No Z3 proof needed: the emulator checks every access at these sizes itself (a kernel out
+    # of bounds only at other sizes -- a shape var of 0 -- still computes here).
+
+    def go() -> tuple[Any, str]:
+        try:
+            return emulate(built.joined["main"], execute.call_args(case.spec), launch.host_launch_of(built),
+                           EMULATION_BUDGET_S, poison), ""
+        except (Unsupported, OverBudget) as e:
+            return None, str(e)
+
+    return case.memo(("gpu_emulation", poison), go)
+
+
+def _emulation_facts(em: Any) -> str:
+    out = [f"launched as {'; '.join(em.launches[:3])}{' ...' if len(em.launches) > 3 else ''}"]
+    unwritten = {k: v for k, v in em.never_written.items() if v} if em.never_written else {}
+    last = list(em.never_written)[-1] if em.never_written else None
+    if last and unwritten.get(last):
+        out.append(f"{unwritten[last]} elements of {last} are never written")
+    for kind in ("uninitialised", "out of bounds", "race"):
+        if em.problems.counts.get(kind):
+            out.append(f"{em.problems.counts[kind]} {kind} access(es), e.g. {em.problems.first[kind][0]}")
+    return "; ".join(out)
+
+
+@prop("gpu-target", ir="tir")
+def gpu_emulated_matches_cpu(case: Any) -> None:
+    """The kernels as TVM launches them (the grid and blocks the host code asks for, every
+    thread of each, ``passcheck.tir.gpu.emulate``), run thread by thread on the CPU, compute
+    what the unscheduled kernel computes, within the bound of ``gpu_matches_cpu``; and the
+    result does not depend on memory nothing wrote (run again with other garbage there). No GPU
+    needed: this is what a GPU run would show of a block instance run zero times, twice, or
+    before what it reads was written."""
+    from passcheck.tir.gpu import execute
+
+    em, why = _emulated(case)
+    if em is None:
+        raise Unknown(f"not emulated: {why}")
+    if em.problems.counts.get("out of bounds") and not _gpu_bounds(case).safe:
+        raise Discard("out of bounds at these sizes: gpu_bounds_safe_z3 reports it")
+    bad = execute.compare_entry_spec(case.spec, em.outputs[-1])
+    if bad is None and em.problems.counts.get("uninitialised"):
+        from passcheck.tir.gpu.emulate_memory import POISONS
+
+        for poison in POISONS[1:]:
+            other, _ = _emulated(case, poison)
+            bad = None if other is None else execute.compare_entry_spec(case.spec, other.outputs[-1])
+            if bad is not None:
+                em = other
+                break
+    if bad is not None:
+        if case.unwritten_note():
+            raise Discard("TVM's own unscheduled kernel leaves outputs unwritten (equivalent_by_execution reports it)")
+        if _preparation_already_wrong(case):
+            raise Discard("the preparatory steps alone already compute different values (their own subjects "
+                          "report it)")
+        raise Violation(f"after {case.subject}, the kernel as TVM launches it, emulated thread by thread, "
+                        f"computes different values than the unscheduled kernel: {bad.describe()}; "
+                        f"{_emulation_facts(em)}; schedule:\n{case.trace_text()}")
+    if em.problems.counts.get("out of bounds"):
+        raise Violation(f"after {case.subject}, the kernel as TVM launches it, emulated thread by thread, "
+                        f"accesses memory out of bounds that Z3 proved in bounds: {_emulation_facts(em)}; "
+                        f"schedule:\n{case.trace_text()}")
+
+
+def _preparation_already_wrong(case: Any) -> bool:
+    """Do the preparatory steps alone (run on the CPU, before any GPU binding) compute different
+    values? Then the step under test is not to blame."""
+    from passcheck.tir import execution as tir_exec
+
+    if not case.prefix or case.before is None or not case.bounds("before").safe:
+        return False
+    try:
+        got = tir_exec.run_scheduled(case.spec, case.before, case.lowered("before"))
+    except Exception:  # noqa: BLE001 - a preparation that does not run is its own subject's finding
+        return False
+    return tir_exec.compare(case.spec, got, tir_exec.reference(case.spec), exact=not case.reassociates) is not None
+
+
+@prop("gpu-target", ir="tir")
+def gpu_threads_ordered(case: Any) -> None:
+    """No two threads of one launch touch the same element, one of them writing a value that
+    changes what the other sees, with nothing ordering them (a ``__syncthreads`` between the two
+    in one block; across blocks, nothing does): each statement runs for all threads in lock step,
+    and every access records which thread last wrote the element and when."""
+    em, why = _emulated(case)
+    if em is None:
+        raise Unknown(f"not emulated: {why}")
+    if em.problems.counts.get("out of bounds") and not _gpu_bounds(case).safe:
+        raise Discard("out of bounds at these sizes: gpu_bounds_safe_z3 reports it")
+    if em.problems.counts.get("race"):
+        raise Violation(f"after {case.subject}, GPU threads race: {em.problems.counts['race']} unordered "
+                        f"access(es), e.g. {em.problems.first['race'][0]}; schedule:\n{case.trace_text()}")

@@ -12,7 +12,7 @@ from passcheck.core.engine.results import RunConfig
 from passcheck.core.known import Repro, load_repros, recognise_example
 
 
-def assert_recognised(subject: str, prop: str, example: Any, bug: str, ir: str = "relax") -> None:
+def assert_recognised(subject: str, prop: str, example: Any, bug: str, ir: str = "relax") -> str:
     p = plan(RunConfig(subject=subject, ir=ir, properties=(prop,), timeout=300))
     with Evaluator(p) as evaluate:
         res = evaluate(example)
@@ -21,6 +21,7 @@ def assert_recognised(subject: str, prop: str, example: Any, bug: str, ir: str =
     found = recognise_example(p.subject, prop, example, outcome.message, res.input_script, res.output_script)
     assert found is not None and found.name == bug, (found, outcome.message[:300])
     assert_shipped(bug, p.subject.name, prop, example, p.subject.ir)
+    return outcome.message
 
 
 def assert_shipped(bug: str, subject: str, prop: str, example: Any, ir: str) -> None:

@@ -1,6 +1,8 @@
-"""Deliberately buggy GPU schedules: each must be caught without a GPU (tests/gpu/test_gpu_static.py).
-Two go out of bounds (``gpu_bounds_safe_z3``), one loses updates across threads
-(``gpu_no_lost_updates``); on a GPU the last also computes wrong sums (``gpu_matches_cpu``)."""
+"""Deliberately buggy GPU schedules: each must be caught without a GPU (tests/gpu/test_gpu_static.py,
+tests/gpu/test_gpu_emulation.py). Two go out of bounds (``gpu_bounds_safe_z3``), one loses
+updates across threads (``gpu_no_lost_updates``; on a GPU it also computes wrong sums), one
+leaves its blocks on the host (``builds_for_gpu``), one binds two nested loops to one axis
+(``gpu_emulated_matches_cpu``)."""
 
 from __future__ import annotations
 
@@ -79,3 +81,33 @@ def forgotten_cross_thread_reduction(mod: Any) -> Any:
                      and "CrossThread" not in str(p.info.name)]
         return tvm.transform.Sequential(forgetful)(sch.mod)
     return mod
+
+
+def vthread_only(mod: Any) -> Any:
+    """Bind every block's outermost loop to vthread.x -- and nothing to blocks or threads -- and
+    hand the module over lowered (so no completion binds it after): TVM builds it into host code
+    that touches device memory (the pass returns the module lowered to loops)."""
+    from tvm import s_tir
+
+    from passcheck.tir.lowering import lower_to_loops
+    from passcheck.tir.schedule import block_names
+
+    sch = s_tir.Schedule(mod)
+    for name in block_names(sch):
+        loops = sch.get_loops(sch.get_sblock(name))
+        if loops:
+            sch.bind(loops[0], "vthread.x")
+    return lower_to_loops(sch.mod)
+
+
+def nested_same_axis(sch: Any, step: Step) -> str:
+    """Split the block's first two loops by 4 each and bind both splits to blockIdx.x and
+    threadIdx.x: the second pair nested in the first, one launch index for two loops."""
+    b = get_block(sch, step.block)
+    first, second = sch.get_loops(b)[:2]
+    for loop in (second, first):
+        outer, inner = sch.split(loop, [None, 4])
+        sch.bind(outer, "blockIdx.x")
+        sch.bind(inner, "threadIdx.x")
+    return "both loops split by 4 and bound to blockIdx.x/threadIdx.x"
+

@@ -249,6 +249,54 @@ def test_bind_accepts_nested_loops_bound_to_one_thread_axis() -> None:
     assert res.violations and not res.safe, res.summary()
 
 
+def test_nested_bindings_of_equal_extents_compute_the_diagonal() -> None:
+    """The same bug with equal extents (found by the first GPU run: 15 `schedule --target cuda`
+    kernels computed wrong numbers on an H200): j split by 4 and bound to blockIdx.x /
+    threadIdx.x inside i split and bound the same way. No access leaves its buffer, but the
+    kernel has one index where the block had two: it writes Z[i, i] only."""
+    import re
+
+    import passcheck.properties.tir_gpu as G
+    from tvm import s_tir
+
+    from passcheck.core.subject import Options, resolve
+    from passcheck.gpu import GpuTarget
+    from passcheck.tir.gpu.build import build
+    from passcheck.tir.kernels import PrimFuncSpec, build_primfunc
+    from passcheck.tir.schedule import ScheduleExample, Step
+
+    spec = PrimFuncSpec("elementwise", (8, 8), (("depth", 1),), "int32", seed=3)
+    sch = s_tir.Schedule(build_primfunc(spec))
+    i, j = sch.get_loops(sch.get_sblock("ew0"))
+    for loop in (j, i):
+        outer, inner = sch.split(loop, [None, 4])
+        sch.bind(outer, "blockIdx.x")
+        sch.bind(inner, "threadIdx.x")  # accepted: no ScheduleError
+    built = build(sch.mod, GpuTarget())
+    store = re.search(r"ew0_ptr\[(.*?)\] =", built.source)[1]
+    assert store == "((((int)blockIdx.x) * 36) + (((int)threadIdx.x) * 9))", store  # 8 elements: the diagonal
+    case = resolve("bind@cuda:sm_90", "tir").make_case(
+        ScheduleExample(spec, (Step("bind", "ew0", (1,), (("thread", "threadIdx.x"),)),
+                               Step("bind", "ew0", (0,), (("thread", "threadIdx.x"),)),
+                               Step("bind_rest", "", (), (("threads", 1),)))), None, Options())
+    G.gpu_bounds_safe_z3(case)  # in bounds
+    msg = known_violation_of(G.gpu_emulated_matches_cpu, case)
+    assert "56 elements of ew0 are never written" in msg
+
+
+def known_violation_of(prop, case) -> str:  # noqa: ANN001
+    from passcheck.core.errors import Violation
+    from passcheck.core.known import recognise_example
+    from passcheck.core.subject import resolve
+
+    with pytest.raises(Violation) as e:
+        prop(case)
+    found = recognise_example(resolve(case.subject, "tir"), prop.__name__, case.example, str(e.value),
+                              case.input_script(), case.output_script())
+    assert found is not None and found.name == "test_bind_accepts_nested_loops_bound_to_one_thread_axis", str(e.value)
+    return str(e.value)
+
+
 def test_nested_binding_registered_as_a_known_bug() -> None:
     from passcheck.tir.kernels import PrimFuncSpec
     from passcheck.tir.schedule import ScheduleExample, Step
@@ -259,3 +307,44 @@ def test_nested_binding_registered_as_a_known_bug() -> None:
                                      Step("bind_rest", "", (), (("threads", 1),))), prefix=1)
     assert_recognised("bind@cuda:sm_90", "gpu_bounds_safe_z3", example,
                       "test_bind_accepts_nested_loops_bound_to_one_thread_axis", ir="tir")
+
+
+# --- bind inside a block that stages its output in a local cache ----------------------------------
+#
+# TVM 0.27 bug: a padding blockized at its row loop and cached in "local" memory (cache_write),
+# then its column loop -- inside the outer block, under the cache -- bound to threadIdx.y. bind
+# accepts it; the cache is one per thread in the kernel (registers), so each thread writes only
+# its own column of its own copy, and the copy back, which every thread runs over every column,
+# stores the other columns' garbage: different values into the same elements from the 13
+# threads. bind should refuse a thread binding under the allocation of a local buffer that is
+# read outside the bound loop (or the buffer be shared). Found by `bind --target cuda:sm_90
+# --examples 500` (gpu_emulated_matches_cpu, gpu_threads_ordered).
+
+def _local_columns():  # noqa: ANN202
+    from passcheck.tir.kernels import PrimFuncSpec
+    from passcheck.tir.schedule import ScheduleExample, Step
+
+    return ScheduleExample(
+        PrimFuncSpec("pool", (2, 2, 12, 13), (("op", "max"), ("kernel", (3, 3)), ("stride", (1, 3)), ("padding", (1, 0))),
+                     "int32", symbolic=True, seed=2662),
+        (Step("blockize", "pad", (2,), (("preserve_unit_iters", True),)),
+         Step("cache_write", "pad", (), (("buffer", 0), ("scope", "local"))),
+         Step("bind", "pad", (1,), (("thread", "threadIdx.y"),)), Step("bind_rest", "", (), (("threads", 1024),))),
+        prefix=2)
+
+
+def test_bind_under_a_local_cache_splits_the_cache_between_threads() -> None:
+    import passcheck.properties.tir_gpu as G
+
+    from passcheck.core.errors import Violation
+    from passcheck.core.subject import Options, resolve
+
+    case = resolve("bind@cuda:sm_90", "tir").make_case(_local_columns(), None, Options())
+    joined = G._built(case).joined.script()
+    # one copy per thread, each thread writing its own column and copying back all of them
+    assert "pad_local = T.alloc_local((182,))" in joined
+    assert "pad_local[y * 13 + threadIdx_y] =" in joined and "= pad_local[ax2 * 13 + ax3]" in joined
+    with pytest.raises(Violation, match=r"uninitialised access\(es\), e\.g\. [^;]* reads pad_local\["):
+        G.gpu_emulated_matches_cpu(case)
+    assert_recognised("bind@cuda:sm_90", "gpu_threads_ordered", _local_columns(),
+                      "test_bind_under_a_local_cache_splits_the_cache_between_threads", ir="tir")

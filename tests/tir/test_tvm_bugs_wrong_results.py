@@ -57,6 +57,20 @@ def test_reindex_write_after_reverse_compute_at_copies_back_too_late() -> None:
     assert "computes different values" in known_violation(G.equivalent_by_execution, case)
 
 
+def test_reindex_read_after_reverse_compute_at_copies_before_the_producer() -> None:
+    """``post`` moved under ``red``'s row loop, then its read of ``red`` reindexed: the copy
+    block ``red_reindex`` is put at the root before ``red``'s nest, so it copies the
+    intermediate before anything wrote it (found as wrong numbers on an H200 by ``schedule
+    --target cuda``: 7 kernels of the first GPU run; the kernel is wrong on the CPU too)."""
+    spec = PrimFuncSpec("reduce", (11, 2, 9), (("axes", (0, 2)), ("op", "max")), "int64", epilogue=True,
+                        epilogue_op="clip", seed=5)
+    case = case_of("reindex", spec, rca("post", 0, "red"), Step("reindex", "post", (), (("kind", "read"), ("buffer", 0))),
+                   prefix=1)
+    script = case.after.script()
+    assert script.index('T.sblock("red_reindex_reindex")') < script.index('T.sblock("red")')
+    assert "computes different values" in known_violation(G.equivalent_by_execution, case)
+
+
 def test_write_at_after_decompose_reduction_leaves_the_init_behind() -> None:
     spec = PrimFuncSpec("matmul", (5, 4), (("n", 3),), "int32", seed=2)
     case = case_of("write_at", spec, Step("decompose_reduction", "matmul", (2,)),

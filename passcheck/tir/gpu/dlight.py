@@ -82,6 +82,11 @@ class DlightSubject(Subject):
             case.raised_traceback = traceback.format_exc()
         return case
 
+    def check_bundle_entry(self, entry: Any) -> tuple[Any, str]:
+        from passcheck.tir.gpu.subjects import check_tir_entry
+
+        return check_tir_entry(self.name, entry)
+
     def describe_example(self, example: DlightExample) -> str:
         return example.describe()
 

@@ -22,18 +22,27 @@ from passcheck.gpu.bundle import Entry, new_entry
 from passcheck.tir import execution as tir_exec
 
 
+def call_args(spec: Any) -> list[np.ndarray]:
+    """The kernel's arguments for ``spec``: its inputs, then the output pre-filled with NaN (the
+    most negative integer), so an element no thread writes shows."""
+    ref = tir_exec.reference(spec)
+    out = np.full(ref.out_shape, np.nan, dtype=ref.out_dtype) if np.issubdtype(np.dtype(ref.out_dtype), np.floating) \
+        else np.full(ref.out_shape, np.iinfo(ref.out_dtype).min, dtype=ref.out_dtype)
+    return [*ref.inputs, out]
+
+
 def entry_for(case: Any, built: Any, root: str, prop: str, target: str | None = None) -> Entry:
     """Write ``built`` (a ``GpuBuild`` of ``case.after``) as a bundle entry under ``root``
     (``target``: where the library runs, when not the case's GPU target)."""
     ref = tir_exec.reference(case.spec)
-    out = np.full(ref.out_shape, np.nan, dtype=ref.out_dtype) if np.issubdtype(np.dtype(ref.out_dtype), np.floating) \
-        else np.full(ref.out_shape, np.iinfo(ref.out_dtype).min, dtype=ref.out_dtype)
-    args = [*ref.inputs, out]
+    args = call_args(case.spec)
     meta = {
         "subject": case.subject, "property": prop, "target": target or case.gpu_target.name, "call": "kernel",
         "function": "main", "outputs": [len(args) - 1], "family": "tir",
         "example": document(case.example),
         "describe": case.describe()[:4000],
+        # what a known bug's pattern may read, when the GPU's result is checked far from here
+        "input_script": case.input_script(), "output_script": case.output_script(),
     }
     return new_entry(root, meta, built.lib, args, [ref.out32])
 

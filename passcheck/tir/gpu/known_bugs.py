@@ -20,7 +20,8 @@ register_known_bug(KnownBug(
     repro="tests/gpu/test_tvm_bugs_gpu.py",
     note="a loop of symbolic extent bound to vthread.x is accepted by the schedule, then InjectVirtualThread "
          "dies with SIGSEGV in the build (CUDA and LLVM) instead of raising an error",
-    message=r"SIGSEGV",
+    # the worker's own death (a bundle runner's is another bug: a block left on the host)
+    message=r"the worker process died \(signal SIGSEGV\)",
     # the crashed worker leaves no IR: the example's description (a symbolic spec, a vthread bind)
     ir=r"(?s)\+sym.*vthread|thread_binding\((?!\d)[^,]*, thread=\"vthread",
 ))
@@ -47,8 +48,10 @@ register_known_bug(KnownBug(
          "both into one launch dimension of the larger extent with no guard, so the smaller loop's accesses "
          "run out of bounds, instead of bind refusing with a ScheduleError",
     subjects=("gpu-target",),
-    properties=("bounds_safe_z3", "gpu_bounds_safe_z3"),
-    message=r"accesses memory out of bounds",
+    # Loops of equal extents: no access out of bounds, but the block has one index where it had
+    # two (the diagonal), which only running the kernel as launched shows.
+    properties=("bounds_safe_z3", "gpu_bounds_safe_z3", "gpu_emulated_matches_cpu", "gpu_matches_cpu"),
+    message=r"accesses memory out of bounds|computes different values",
     # a thread_binding to an axis inside a thread_binding to the same axis (deeper indentation
     # all the way between them). Each line between is matched one way only ("\1 " then the
     # rest): "\1 +[^\n]*" could split a line's spaces many ways, exponential in the lines when
@@ -91,4 +94,103 @@ register_known_bug(KnownBug(
     properties=("gpu_bounds_safe_z3",),
     # a witness against a buffer whose size wrapped negative, in a schedule that pads
     message=r"accesses memory out of bounds:\n  [^\n]*outside \[0, -\d+\).*\bpad_einsum\(",
+))
+
+# --- what the host code and the runtime make of a schedule (tests/gpu/test_tvm_bugs_gpu_launch.py)
+LAUNCH = "tests/gpu/test_tvm_bugs_gpu_launch.py"
+# an input with a dimension of 0: TIR's description (matmul[0, 8]...) or Relax's TVMScript
+ZERO_SIZE = r"(?m)^\w+\[(?:\d+, )*0\b|R\.Tensor\(\((?:[^()]*?, )?0[,)]"
+
+register_known_bug(KnownBug(
+    name="test_a_launch_axis_of_extent_zero_runs_one_block",
+    repro=LAUNCH,
+    note="a loop bound to blockIdx or threadIdx whose extent is 0 at run time (an input with a dimension of 0) "
+         "runs once: the host passes the extent 0, TVM's CUDA runtime launches it as 1 (LaunchParamConfig::"
+         "Extract) and the kernel has no guard, so that thread reads and writes past empty buffers",
+    subjects=("gpu-target", "relax-gpu-target"),
+    properties=("gpu_bounds_safe_z3", "relax_gpu_bounds_safe_z3"),
+    message=r"TVM's runtime launches an axis of extent 0 as 1",
+))
+register_known_bug(KnownBug(
+    name="test_the_gpu_faults_on_a_launch_axis_of_extent_zero",
+    repro=LAUNCH,
+    note="the GPU side of test_a_launch_axis_of_extent_zero_runs_one_block: the kernel of a zero-size input "
+         "makes an illegal memory access (cudaErrorIllegalAddress)",
+    subjects=("gpu-target", "relax-gpu-target"),
+    properties=("gpu_matches_cpu", "relax_gpu_matches_cpu"),
+    message=r"cudaErrorIllegalAddress",
+    ir=ZERO_SIZE,
+    shows_on="a CUDA GPU",
+))
+register_known_bug(KnownBug(
+    name="test_verify_memory_misses_host_accesses_through_flattened_buffers",
+    repro=LAUNCH,
+    note="a CUDA function with a block under no blockIdx/threadIdx loop (unbound, or bound only to vthread.x, "
+         "which InjectVirtualThread removes) builds into host code that loads and stores device memory: "
+         "VerifyMemory ('Did you forget to bind?') looks only at buffers named by the parameters, and after "
+         "FlattenBuffer every access goes through a decl_buffer alias; calling the library segfaults",
+    subjects=("gpu-target",),
+    properties=("builds_for_gpu",),
+    message=r"accessed by the host code, outside every kernel launch",
+))
+register_known_bug(KnownBug(
+    name="test_a_block_left_on_the_host_segfaults_when_called",
+    repro=LAUNCH,
+    note="the GPU side of test_verify_memory_misses_host_accesses_through_flattened_buffers: the bundle runner "
+         "dies with SIGSEGV calling the library (its host code dereferences device pointers)",
+    subjects=("gpu-target",),
+    properties=("gpu_matches_cpu",),
+    shows_on="a CUDA GPU",
+    # the first GPU run's runner reported the exit code; it now names the signal
+    message=r"crash: the runner process died \((?:exit code -11|signal SIGSEGV)\).*'vthread\.",
+))
+register_known_bug(KnownBug(
+    name="test_cross_thread_reduction_under_a_host_loop_shares_its_accumulator",
+    repro=LAUNCH,
+    note="a reduction bound across threadIdx whose spatial loop stays in the host code (one launch per "
+         "iteration): LowerCrossThreadReduction allocates the per-thread accumulator in_thread_red (or red_buf0, "
+         "'local') outside the kernel, so the host allocates it in device memory and every thread of the launch "
+         "adds into its one element",
+    subjects=("gpu-target",),
+    properties=("gpu_no_lost_updates", "gpu_threads_ordered", "gpu_emulated_matches_cpu"),
+    # in_thread_red, or red_buf0 when the threads cover the reduction exactly (no in-thread loop)
+    message=r"(?:lose each other's updates|race).*\b(?:in_thread_red|red_buf)\w*\[",
+))
+
+# --- DLight on empty tensors (tests/gpu/test_tvm_bugs_gpu_dlight.py) ------------------------------
+DLIGHT = "tests/gpu/test_tvm_bugs_gpu_dlight.py"
+# where DLight runs: TVM's CUDA pipeline for a Relax pass's output, and `passcheck dlight`
+DLIGHT_PROPS = ("relax_builds_for_gpu", "transformation_does_not_raise", "builds_for_gpu")
+register_known_bug(KnownBug(
+    name="test_dlight_general_reduction_of_an_empty_tensor_fails_in_compute_at",
+    repro=DLIGHT,
+    note="DLight's GeneralReduction rule on a reduction whose spatial extent is 0 (an argmax of an input with a "
+         "dimension of size 0) fails in compute_at ('All the statements in the scope are schedulable "
+         "statements') instead of scheduling an empty kernel: TVM's CUDA pipeline cannot build the graph",
+    subjects=("relax-gpu-target", "gpu-target"),
+    properties=DLIGHT_PROPS,
+    message=r"All the statements in the scope are schedulable statements",
+    ir=ZERO_SIZE,
+))
+register_known_bug(KnownBug(
+    name="test_dlight_reduction_of_an_empty_tensor_fails_an_internal_check",
+    repro=DLIGHT,
+    note="DLight's Reduction rule on a reduction whose spatial extent is 0 fails an internal check "
+         "(!info.dom.IsNothing()) instead of scheduling an empty kernel",
+    subjects=("relax-gpu-target", "gpu-target"),
+    properties=DLIGHT_PROPS,
+    message=r"info\.dom\.IsNothing\(\)",
+    ir=ZERO_SIZE,
+))
+register_known_bug(KnownBug(
+    name="test_bind_under_a_local_cache_splits_the_cache_between_threads",
+    repro="tests/gpu/test_tvm_bugs_gpu.py",
+    note="bind accepts binding a loop to threadIdx inside a block that stages its output in a local cache "
+         "(cache_write 'local'): the cache is one per thread, each thread writes only its own part, and the copy "
+         "back every thread runs stores the rest's garbage",
+    subjects=("gpu-target",),
+    properties=("gpu_emulated_matches_cpu", "gpu_threads_ordered", "gpu_matches_cpu"),
+    message=r"computes different values|race",
+    # a local buffer allocated in a block, then (within a few lines) a loop bound to threadIdx
+    ir=r'sblock_alloc_buffer\([^\n]*scope="local"\)(?:\n[^\n]*){0,6}?\n[^\n]*T\.thread_binding\([^\n]*"threadIdx',
 ))

@@ -82,6 +82,27 @@ def _thread_tags(func: Any) -> dict[int, str]:
     return tags
 
 
+def _allocated_outside_kernels(func: Any) -> set[int]:
+    """Buffers allocated in the host code, whatever their scope: the host allocates them in
+    device memory and every kernel gets a pointer (a "local" one too: then all threads share it)."""
+    import tvm_ffi
+    from tvm import tirx
+
+    out: set[int] = set()
+
+    def on_attr(node: Any, visitor: Any) -> None:
+        if node.attr_key == "thread_extent" and isinstance(node.node, tirx.IterVar):
+            return  # a kernel
+        visitor.default_visit(node)
+
+    def on_alloc(node: Any, visitor: Any) -> None:
+        out.add(key(node.buffer))
+        visitor.default_visit(node)
+
+    tvm_ffi.structural_visit(func.body, [(tirx.AttrStmt, on_attr), (tirx.AllocBuffer, on_alloc)])
+    return out
+
+
 def lost_updates(mod: Any, timeout_ms: int = 2000, budget_s: float = 15.0) -> tuple[list[LostUpdate], list[str]]:
     """(confirmed lost updates, unknowns) of every PrimFunc of a block-free module; past
     ``budget_s`` seconds the stores not yet asked about are unknown."""
@@ -102,8 +123,9 @@ def lost_updates(mod: Any, timeout_ms: int = 2000, budget_s: float = 15.0) -> tu
             if is_buffer(p):
                 col.buffers[key(p)] = p
         col.stmt(func.body)
+        outside = _allocated_outside_kernels(func)
         for store, buf, trail in col.rmw:
-            if str(buf.scope()) == "local":
+            if str(buf.scope()) == "local" and key(buf) not in outside:
                 continue  # a thread's own registers
             first = next((i for i, s in enumerate(trail) if isinstance(s, Loop) and key(s.var) in tags), None)
             if first is None:

@@ -101,33 +101,40 @@ class GpuTirSubject(Subject):
         # Bound to GPU threads now, whatever the inner steps were: the CPU build rejects it
         # ("not implemented"), so execution is gpu_matches_cpu's, on the GPU.
         case.executable = False
+        if dict(options.extra).get("note_schedule"):
+            # `bundle check --static`: is this still the kernel a bundle entry ran?
+            case.notes = {**getattr(case, "notes", {}), "schedule": case.describe()}
         return case
 
     def check_bundle_entry(self, entry: Any) -> tuple[Verdict, str]:
-        """The verdict on a bundle entry the runner ran: its GPU output against the CPU's
-        (see ``execute``), or what stopped it (an error, a crash, a hang on the GPU)."""
-        from passcheck.tir.gpu import execute
-
-        r = entry.result()
-        if r is None:
-            return Verdict.DISCARDED, "not run yet (python -m passcheck.bundle run DIR on a GPU machine)"
-        where = r.get("device") or "the GPU"
-        if r["status"] == "ok":
-            bad = execute.compare_entry(entry, entry.gpu_outputs()[0])
-            if bad is None:
-                return Verdict.HELD, ""
-            return Verdict.VIOLATION, (f"on {where}, the output of {self.name} differs from the CPU's: "
-                                       f"{bad.describe()}; schedule:\n{_trace(entry)}")
-        if r["status"] == "error" and "no CUDA device here" in r["message"]:
-            return Verdict.DISCARDED, f"not run: {r['message']}"
-        verdict = {"error": Verdict.RAISED, "crash": Verdict.CRASH, "timeout": Verdict.HANG}[r["status"]]
-        return verdict, f"on {where}, running the kernel of {self.name}: {r['status']}: {r['message']}"
+        return check_tir_entry(self.name, entry)
 
     def simplifications(self, example: Any) -> Any:
         return self.base.simplifications(example)
 
     def describe_example(self, example: Any) -> str:
         return self.base.describe_example(example)
+
+
+def check_tir_entry(name: str, entry: Any) -> tuple[Verdict, str]:
+    """The verdict on a bundle entry the runner ran: its GPU output against the unscheduled
+    kernel's (see ``execute``), or what stopped it (an error, a crash, a hang on the GPU)."""
+    from passcheck.tir.gpu import execute
+
+    r = entry.result()
+    if r is None:
+        return Verdict.DISCARDED, "not run yet (python -m passcheck.bundle run DIR on a GPU machine)"
+    where = r.get("device") or "the GPU"
+    if r["status"] == "ok":
+        bad = execute.compare_entry(entry, entry.gpu_outputs()[0])
+        if bad is None:
+            return Verdict.HELD, ""
+        return Verdict.VIOLATION, (f"on {where}, the kernel of {name} computes different values than the "
+                                   f"unscheduled kernel on the CPU: {bad.describe()}; schedule:\n{_trace(entry)}")
+    if r["status"] == "error" and "no CUDA device here" in r["message"]:
+        return Verdict.DISCARDED, f"not run: {r['message']}"
+    verdict = {"error": Verdict.RAISED, "crash": Verdict.CRASH, "timeout": Verdict.HANG}[r["status"]]
+    return verdict, f"on {where}, running the kernel of {name}: {r['status']}: {r['message']}; schedule:\n{_trace(entry)}"
 
 
 def _trace(entry: Any) -> str:

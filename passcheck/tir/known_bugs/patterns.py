@@ -11,14 +11,20 @@ from passcheck.core.known import KnownBug, register_known_bug
 SCHEDULE = "schedule"  # the subject of random sequences: every bug can show up there
 
 
+# A step the schedule refused is in the trace too (``# refused: write_at(...) (ScheduleError...)``)
+# but changed nothing: it is never the call a bug needs.
+_NOT_REFUSED = r"(?<!# refused: )"
+
+
 def call(prim: str, args: str = "", first: str = "") -> str:
     """A call of ``prim`` (a regex alternative such as ``read_at|write_at`` allowed) whose first
-    argument is the quoted name ``first`` and whose arguments, on the same line, match ``args``."""
-    head = rf"\b(?:{prim})\(" + (rf"'(?:{first})'" if first else "")
+    argument is the quoted name ``first`` and whose arguments, on the same line, match ``args``
+    (a step the schedule refused does not count)."""
+    head = rf"{_NOT_REFUSED}\b(?:{prim})\(" + (rf"'(?:{first})'" if first else "")
     return head + rf"[^\n]*{args}" if args else head
 
 
-_CALL = r"\b(?:"  # how every ``call`` starts: a part that does is a call pattern already
+_CALL = _NOT_REFUSED + r"\b(?:"  # how every ``call`` starts: a part that does is a call pattern already
 
 
 def calls(*prims: str) -> str:

@@ -5,7 +5,9 @@ in tests/tir/test_tvm_bugs_wrong_results.py)."""
 from passcheck.tir.known_bugs.patterns import MISSING, SCHEDULE, WRONG_VALUES, bug, call, violated
 
 FILE = "test_tvm_bugs_wrong_results"
-EXEC = ("equivalent_by_execution",)
+# On a GPU target the same kernels' wrong values show when the kernel as launched is emulated
+# (gpu_emulated_matches_cpu) and when a GPU runs it (gpu_matches_cpu, a bundle's result).
+EXEC = ("equivalent_by_execution", "gpu_emulated_matches_cpu", "gpu_matches_cpu")
 ONCE = ("block_instances_exactly_once",)
 SPLIT = "split|loop_partition"
 
@@ -32,6 +34,10 @@ bug(FILE, "test_vectorize_shares_a_compacted_intermediate_between_lanes",
 bug(FILE, "test_reindex_write_after_reverse_compute_at_copies_back_too_late",
     "reindex of a write after reverse_compute_at: the copy back runs after the consumer already read the buffer",
     ("reindex", SCHEDULE), EXEC, violated(WRONG_VALUES, "reverse_compute_at", call("reindex", "'write'")))
+bug(FILE, "test_reindex_read_after_reverse_compute_at_copies_before_the_producer",
+    "reindex of a consumer's read after reverse_compute_at moved it under its producer: the copy goes before the "
+    "producer's nest and copies what the producer has not written yet (the read twin of the write case)",
+    ("reindex", SCHEDULE), EXEC, violated(WRONG_VALUES, "reverse_compute_at", call("reindex", "'read'")))
 bug(FILE, "test_reindex_write_after_compute_at_copies_back_too_late",
     "reindex of a write after compute_at (the twin of the reverse_compute_at case): the copy back comes after "
     "the consumer's reads",

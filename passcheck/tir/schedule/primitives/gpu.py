@@ -222,15 +222,26 @@ def _draw_bind_rest(draw: st.DrawFn, view: View) -> Step:
     return Step("bind_rest", "", (), (("threads", _threads(draw)),))
 
 
+def on_gpu_threads(sch: Any, loop: Any) -> bool:
+    """Is ``loop`` bound to a GPU block or thread index? (A virtual thread is not one: TVM
+    unrolls it into the code around it, which without a real binding is the host's.)"""
+    from tvm import tirx
+
+    lp = sch.get(loop)
+    return lp.kind == tirx.ForKind.THREAD_BINDING and str(lp.thread_binding.thread_tag).startswith(
+        ("blockIdx.", "threadIdx."))
+
+
 def bind_rest(sch: Any, threads: int) -> list[str]:
-    """Bind every block that runs outside thread-bound loops: its outermost loop over blocks x
-    ``threads`` when TVM accepts that, else a unit loop above the nest to one GPU block (a
-    single thread runs the nest). Returns what it did, one line per nest."""
+    """Bind every block that runs outside loops bound to GPU blocks or threads (a loop bound to
+    vthread.x alone leaves it on the host): its outermost loop over blocks x ``threads`` when
+    TVM accepts that, else a unit loop above the nest to one GPU block (a single thread runs
+    the nest). Returns what it did, one line per nest."""
     done = []
     for name in _outermost_blocks(sch):
         b = sch.get_sblock(name)
         loops = loops_of(sch, b)
-        if any(is_bound(sch, lp) for lp in loops):
+        if any(on_gpu_threads(sch, lp) for lp in loops):
             continue
         if loops and _try_split_bind(sch, loops[0], threads):
             done.append(f"bx, tx = sch.split(<outermost loop of {name!r}>, [None, {threads}]) (bound)")

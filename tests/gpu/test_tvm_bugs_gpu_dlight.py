@@ -1,0 +1,67 @@
+"""TVM 0.27 bugs of DLight, the default GPU schedules of TVM's CUDA pipeline, on tensors with a
+dimension of size 0: the reduction rules fail on them instead of scheduling an empty kernel, so
+`tvm.compile(..., target="cuda")` cannot build a Relax graph that reduces an empty tensor
+(the same graph builds for llvm, and the same rules schedule the non-empty tensor). Found by
+`passcheck FuseOps --target cuda:sm_90 --examples 60 --seed 2027` (relax_builds_for_gpu, 10 of
+60 examples: an argmax, a sum over an input of shape (0, n, 5, 2)). Expected findings: they
+fail once TVM fixes the bug."""
+
+from __future__ import annotations
+
+import pytest
+from known_bug_check import assert_recognised
+
+from passcheck.gpu import GpuTarget
+from passcheck.relax.spec import GraphSpec, Node, TensorDecl
+
+
+def _argmax(rows: int):  # noqa: ANN202
+    from tvm import te, topi
+
+    x = te.placeholder((rows, 4, 5, 2), "float32", name="X")
+    return te.create_prim_func([x, topi.argmax(x, axis=2)])
+
+
+def _row_sum(rows: int):  # noqa: ANN202
+    from tvm import te
+
+    x = te.placeholder((rows, 5), "float32", name="X")
+    k = te.reduce_axis((0, 5), "k")
+    return te.create_prim_func([x, te.compute((rows,), lambda i: te.sum(x[i, k], axis=k), name="Y")])
+
+
+def _schedule(func: object, rule: str) -> None:
+    import tvm
+    from tvm.s_tir import dlight as dl
+
+    with GpuTarget().tvm_target():
+        dl.ApplyDefaultSchedule(getattr(dl.gpu, rule)())(tvm.IRModule({"main": func}))
+
+
+def test_dlight_general_reduction_of_an_empty_tensor_fails_in_compute_at() -> None:
+    from tvm.s_tir import ScheduleError
+
+    _schedule(_argmax(3), "GeneralReduction")  # three rows: scheduled
+    with pytest.raises(ScheduleError, match="All the statements in the scope are schedulable statements"):
+        _schedule(_argmax(0), "GeneralReduction")  # no row
+
+
+def test_dlight_reduction_of_an_empty_tensor_fails_an_internal_check() -> None:
+    import tvm
+
+    _schedule(_row_sum(3), "Reduction")
+    with pytest.raises(tvm.error.InternalError, match=r"info\.dom\.IsNothing\(\)"):
+        _schedule(_row_sum(0), "Reduction")
+
+
+ARGMAX = GraphSpec(
+    inputs=(TensorDecl(name="p1", shape=(0, "n", 5, 2), dtype="float32", const=False, lo=-1.0, hi=1.0,
+                       style="uniform", seed=12581),),
+    nodes=(Node(op="argmax", args=(0,), attrs=(("axis", 2), ("keepdims", False)), shape=(0, "n", 2), dtype="int64"),),
+    outputs=(1,), sym_sizes=(("n", 5),), input_seed=0, tensor_inputs=False)
+
+
+def test_the_cuda_pipeline_cannot_build_an_argmax_of_an_empty_tensor() -> None:
+    msg = assert_recognised("FuseOps@cuda:sm_90", "relax_builds_for_gpu", ARGMAX,
+                            "test_dlight_general_reduction_of_an_empty_tensor_fails_in_compute_at")
+    assert "ScheduleError" in msg
