@@ -1,5 +1,5 @@
 """``passcheck list``: passes and primitives; ``--properties``, ``--ops``, ``--known``, ``--relations``,
-``--steps``, ``--seed-models``, ``-v`` for all (but the seed models)."""
+``--steps``, ``--seed-models``, ``--signatures``, ``-v`` for all (but the seed models)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from passcheck.integrations.commands import EXIT_OK, command, console
 
 @command("list")
 def list_command(args: list[str]) -> int:
-    """passcheck list [--properties] [--ops] [--known] [--relations] [--steps] [--seed-models] [-v]:
+    """passcheck list [--properties] [--ops] [--known] [--relations] [--steps] [--seed-models] [--signatures] [-v]:
     what passcheck knows by name."""
     from rich.markup import escape
     from rich.table import Table
@@ -52,6 +52,8 @@ def list_command(args: list[str]) -> int:
     from passcheck.integrations import model_lists
 
     model_lists.render(args, out)
+    if "--signatures" in args or "-v" in args:
+        _signatures(out)
     if "--properties" in args or "-v" in args:
         pt = Table(title="properties")
         for col in ("property", "ir", "applies to", "invariant"):
@@ -61,3 +63,27 @@ def list_command(args: list[str]) -> int:
                        escape((p.doc.splitlines() or [""])[0]))
         out.print(pt)
     return EXIT_OK
+
+
+def _signatures(out: object) -> None:
+    """Per schedule primitive, each parameter of each tvm.s_tir.Schedule method it calls and
+    the forms of it drawn; then the methods no primitive draws, with the reason."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    from passcheck.tir.schedule import PRIMITIVES
+    from passcheck.tir.schedule.signatures import UNDRAWN
+
+    st = Table(title="schedule primitives: the parameters and forms drawn", show_lines=True)
+    for col in ("primitive", "Schedule method", "parameter", "forms drawn"):
+        st.add_column(col)
+    for name, prim in PRIMITIVES.items():
+        for i, p in enumerate(prim.params):
+            st.add_row(escape(name) if i == 0 else "", escape(p.method), escape(p.name), escape("; ".join(p.forms)))
+    out.print(st)  # type: ignore[attr-defined]
+    ut = Table(title="tvm.s_tir.Schedule methods not drawn")
+    for col in ("method", "why"):
+        ut.add_column(col)
+    for m, why in sorted(UNDRAWN.items()):
+        ut.add_row(escape(m), escape(why))
+    out.print(ut)  # type: ignore[attr-defined]
