@@ -58,6 +58,19 @@ class TirCase(Case):
 
         return self.memo(("bounds", which), bounds)
 
+    def uninitialised(self, which: str = "after") -> Any:
+        """``UninitResult`` of the lowered module: loads that may read what no store wrote."""
+        from passcheck.tir.analysis import check_uninitialised
+        from passcheck.tir.kernels import shape_var_value
+
+        def check() -> Any:
+            lowered = self.lowered(which)
+            with timing.stage("z3"):
+                sizes = shape_var_value(self.spec) if self.spec is not None else {}
+                return check_uninitialised(lowered, sizes, self.z3_timeout_ms, budget_s=10.0)
+
+        return self.memo(("uninit", which), check)
+
     def execute(self, which: str = "after") -> Any:
         """``which`` compiled and run on the spec's reference inputs, its output and allocated
         buffers pre-filled once with the spec's marker value and once with NaN (a list of
