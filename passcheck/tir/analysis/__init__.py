@@ -20,7 +20,6 @@ from passcheck.tir.analysis.domain import DomainChecker, check_domains
 from passcheck.tir.analysis.encode import Encoder, to_width
 from passcheck.tir.analysis.limits import declared_buffers, shape_var_limits
 from passcheck.tir.analysis.results import AccessSite, BoundsResult, DomainIssue, DomainResult, OOBWitness
-from passcheck.tir.analysis.uninit import UninitResult, check_uninitialised
 from passcheck.tir.analysis.trail import (
     Bind,
     Guard,
@@ -33,6 +32,7 @@ from passcheck.tir.analysis.trail import (
     model_value,
     replay,
 )
+from passcheck.tir.analysis.uninit import UninitResult, check_uninitialised
 
 __all__ = ["AccessSite", "Bind", "BoundsChecker", "BoundsResult", "DomainChecker", "DomainIssue", "DomainResult", "Encoder", "EvalError", "Evaluator", "Guard", "Loop", "OOBWitness", "Replay", "Trail",
            "UninitResult", "check_uninitialised",

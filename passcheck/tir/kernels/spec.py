@@ -82,10 +82,6 @@ class StageInfo:
         return self.iters.count("S")
 
     @property
-    def n_reduce(self) -> int:
-        return self.iters.count("R")
-
-    @property
     def is_reduction(self) -> bool:
         return "R" in self.iters
 

@@ -48,10 +48,6 @@ class Block:
         return self.iters.count("S")
 
     @property
-    def n_reduce(self) -> int:
-        return self.iters.count("R")
-
-    @property
     def is_reduction(self) -> bool:
         return "R" in self.iters
 
