@@ -3,7 +3,16 @@ signature (a list of blocks, a buffer given by name, an index, a non-injective i
 block an earlier step made (a partition, a decomposed reduction, a loop another block shares),
 a kernel that branches -- kept in tests/tir/test_tvm_bugs_forms.py."""
 
-from passcheck.tir.known_bugs.patterns import ILL_FORMED, SCHEDULE, UNINIT, WRONG_VALUES, bug, call, raised, violated
+from passcheck.tir.known_bugs.patterns import (
+    ILL_FORMED,
+    SCHEDULE,
+    UNINIT,
+    WRONG_VALUES,
+    bug,
+    call,
+    raised,
+    violated,
+)
 
 FILE = "test_tvm_bugs_forms"
 RAISES = ("transformation_does_not_raise",)
