@@ -172,3 +172,13 @@ def test_decompose_padding_at_a_loop_a_consumer_shares_drops_the_consumer() -> N
                    Step("fuse", "post", (0,), (("count", 2), ("preserve_unit_iters", True))),
                    Step("decompose_padding", "pad", (0,)), prefix=2)
     assert "24 of 24 elements differ" in known_violation(G.equivalent_by_execution, case)
+
+
+def test_fuse_reduction_epilogue_of_a_join_reads_the_other_branch_too_early() -> None:
+    """join = red + side, side computed after red: fusing join into red computes it where red
+    runs, before side exists. The primitive checks the epilogue's form, not that its other
+    inputs are ready there: TVM's bug, reached only in a kernel that branches."""
+    spec = PrimFuncSpec("reduce_beside", (3, 4, 5), (("op", "max"),), "int32", seed=2)
+    case = case_of("fuse_reduction_epilogue", spec, Step("fuse_reduction_epilogue", "red", (), (("epilogue", "join"),)))
+    assert "computes different values" in known_violation(G.equivalent_by_execution, case)
+    assert "reads side" in known_violation(G.reads_initialised, case)

@@ -76,3 +76,10 @@ bug(FILE, "test_decompose_padding_at_a_loop_a_consumer_shares_drops_the_consumer
     "decompose_padding at a (fused) loop that a consumer was moved under by reverse_compute_at: the consumer "
     "is dropped, the output never written",
     ("decompose_padding", SCHEDULE), EXEC, violated(WRONG_VALUES, "reverse_compute_at", "decompose_padding"))
+bug(FILE, "test_fuse_reduction_epilogue_of_a_join_reads_the_other_branch_too_early",
+    "fuse_reduction_epilogue of an epilogue that also reads a block computed after the reduction (a join of two "
+    "branches): the fused reduction reads that block before it is computed",
+    ("fuse_reduction_epilogue", SCHEDULE), READS, violated(GARBAGE, "fuse_reduction_epilogue"),
+    # the epilogue (a block reading two regions) is the one the step names
+    ir=r'T\.sblock\("(\w+)"\)(?:(?!T\.sblock\().)*?T\.reads\([^\n]*\], \w+\[.*'
+       r"\bfuse_reduction_epilogue\('\w+', epilogue='\1'")
