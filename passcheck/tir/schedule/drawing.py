@@ -19,12 +19,12 @@ LOOP_INDEX = st.integers(0, 7)
 
 
 def pick_stage(draw: st.DrawFn, view: View, pred: Callable[[int, Block], bool] | None = None) -> Block:
-    """A block satisfying ``pred`` (any block when none does); one an earlier step made, half
-    of the time there is one: steps on what earlier steps made are what the kernel's own
+    """A block satisfying ``pred`` (any block when none does); one an earlier step made, a
+    third of the time there is one: steps on what earlier steps made are what the kernel's own
     blocks never show."""
     pool = (view.where(pred) if pred else []) or list(view.stages)
     made = [s for s in pool if s.origin]
-    if made and made != pool and draw(st.booleans()):
+    if made and made != pool and draw(st.integers(0, 2)) == 0:
         pool = made
     return draw(st.sampled_from(pool))
 

@@ -38,6 +38,7 @@ def _apply_unsafe_set_dtype(sch: Any, step: Step) -> str:
 
 register_primitive(Primitive("unsafe_set_dtype", _draw_unsafe_set_dtype, _apply_unsafe_set_dtype,
                              "store an intermediate buffer in another float type", unsafe=True, reassociates=True,
+                             min_stages=2,
                              params=(param("unsafe_set_dtype", "block", *BLOCK_FORMS, form=block_form),
                                      param("unsafe_set_dtype", "buffer_index", "int (write region index)"),
                                      param("unsafe_set_dtype", "dtype", *DTYPES, form=arg_form("dtype")))))

@@ -34,11 +34,14 @@ def _draw_at(prim: str) -> Callable[[st.DrawFn, View], Step]:
             s = pick_stage(draw, view, lambda j, x: not x.output and bool(view.downstream(x.name)))
             related = view.downstream(s.name)
         else:
-            s = pick_stage(draw, view, lambda j, x: bool(view.upstream(x.name)))
+            # Mostly a block with one producer: a join needs all its producers under the loop.
+            one = draw(st.integers(0, 3)) > 0
+            s = pick_stage(draw, view, lambda j, x: bool(view.upstream(x.name)) and (
+                not one or len(view.producers(x.name)) == 1))
             related = view.upstream(s.name)
         others = [x for x in view.stages if x.name != s.name]
         near = [x for x in others if x.name in related]
-        related_target = bool(near) and draw(st.integers(0, 3)) > 0
+        related_target = bool(near) and draw(st.integers(0, 5)) > 0
         target = draw(st.sampled_from(near if related_target else others or [s]))
         anywhere = () if target.name in related else (("anywhere", True),)
         return Step(prim, s.name, (pick_loop(draw, target),),
@@ -85,10 +88,10 @@ def _at_params(method: str) -> tuple[Any, ...]:
 
 
 register_primitive(Primitive("compute_at", _draw_at("compute_at"), _at_apply("compute_at"),
-                             "move a producer under a consumer's loop", update=_at_update,
+                             "move a producer under a consumer's loop", update=_at_update, min_stages=2,
                              params=_at_params("compute_at")))
 register_primitive(Primitive("reverse_compute_at", _draw_at("reverse_compute_at"), _at_apply("reverse_compute_at"),
-                             "move a consumer under a producer's loop", update=_at_update,
+                             "move a consumer under a producer's loop", update=_at_update, min_stages=2,
                              params=_at_params("reverse_compute_at")))
 
 
@@ -107,7 +110,7 @@ def _apply_compute_inline(sch: Any, step: Step) -> str:
 
 
 register_primitive(Primitive("compute_inline", _draw_compute_inline, _apply_compute_inline,
-                             "inline a producer into its consumers", update=_drop,
+                             "inline a producer into its consumers", update=_drop, min_stages=2,
                              params=(param("compute_inline", "block", *BLOCK_FORMS, form=block_form),)))
 
 
@@ -122,5 +125,5 @@ def _apply_reverse_compute_inline(sch: Any, step: Step) -> str:
 
 
 register_primitive(Primitive("reverse_compute_inline", _draw_reverse_compute_inline, _apply_reverse_compute_inline,
-                             "inline a consumer into its producer", update=_drop,
+                             "inline a consumer into its producer", update=_drop, min_stages=2,
                              params=(param("reverse_compute_inline", "block", *BLOCK_FORMS, form=block_form),)))

@@ -37,7 +37,7 @@ def _epilogue_update(view: View, step: Step) -> View:
 
 
 register_primitive(Primitive("fuse_reduction_epilogue", _draw_fuse_reduction_epilogue, _apply_fuse_reduction_epilogue,
-                             "fold an epilogue into a reduction", kinds=REDUCING, reassociates=True,
+                             "fold an epilogue into a reduction", kinds=REDUCING, reassociates=True, min_stages=2,
                              update=_epilogue_update,
                              params=(param("fuse_reduction_epilogue", "reduction_block", *BLOCK_FORMS, form=block_form),
                                      param("fuse_reduction_epilogue", "epilogue_block", *BLOCK_FORMS,

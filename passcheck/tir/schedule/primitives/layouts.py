@@ -156,7 +156,7 @@ def _map_form(step: Step) -> str:
 
 
 register_primitive(Primitive("transform_layout", _draw_transform_layout, _apply_transform_layout,
-                             "re-layout an intermediate buffer through an index map",
+                             "re-layout an intermediate buffer through an index map", min_stages=2,
                              params=(param("transform_layout", "block", *BLOCK_FORMS, form=block_form),
                                      param("transform_layout", "buffer", "(kind, int)", "str (buffer name)",
                                            "Var (the buffer)", form=lambda s: {"index": "(kind, int)"}.get(
@@ -217,7 +217,7 @@ def _apply_storage_align(sch: Any, step: Step) -> str:
 
 
 register_primitive(Primitive("storage_align", _draw_storage_align, _apply_storage_align,
-                             "pad an intermediate buffer's strides",
+                             "pad an intermediate buffer's strides", min_stages=2,
                              params=(param("storage_align", "block", *BLOCK_FORMS, form=block_form),
                                      param("storage_align", "buffer_index", "int (write region index)"),
                                      param("storage_align", "axis", "0", "1", "2 (modulo the buffer's dims)",
@@ -242,7 +242,7 @@ def _apply_set_scope(sch: Any, step: Step) -> str:
 
 
 register_primitive(Primitive("set_scope", _draw_set_scope, _apply_set_scope,
-                             "change an intermediate buffer's storage scope",
+                             "change an intermediate buffer's storage scope", min_stages=2,
                              params=(param("set_scope", "block", *BLOCK_FORMS, form=block_form),
                                      param("set_scope", "buffer_index", "int (region index)", "str (buffer name)",
                                            "Var (the buffer)", form=buffer_form),

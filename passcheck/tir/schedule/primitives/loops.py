@@ -29,7 +29,8 @@ def split_like_draw(prim: str) -> Callable[[st.DrawFn, View], Step]:
 
     def draw_split_like(draw: st.DrawFn, view: View) -> Step:
         s = pick_stage(draw, view)
-        args: tuple[tuple[str, Any], ...] = (("factors", draw_factors(draw)), ("preserve_unit_iters", draw_bool(draw)))
+        factors = draw_factors(draw) if prim == "split" else draw_partition(draw)
+        args: tuple[tuple[str, Any], ...] = (("factors", factors), ("preserve_unit_iters", draw_bool(draw)))
         if draw(st.integers(0, 3)) == 0:
             args += (("factors_as", "expr"),)
         if prim == "split" and draw(st.integers(0, 3)) == 0:
@@ -37,6 +38,17 @@ def split_like_draw(prim: str) -> Callable[[st.DrawFn, View], Step]:
         return Step(prim, s.name, (pick_loop(draw, s),), args)
 
     return draw_split_like
+
+
+def draw_partition(draw: st.DrawFn) -> tuple[int | None, ...]:
+    """loop_partition's factors are the lengths of consecutive pieces (their sum must stay
+    below the extent; None takes the rest): 1-2 short pieces and the rest, sometimes no rest
+    (then pieces the extent does not fill are a kept TVM bug)."""
+    n = draw(st.integers(1, 2))
+    fs: list[int | None] = [draw(st.sampled_from((1, 2, 3, 4, 8))) for _ in range(n)]
+    if draw(st.integers(0, 4)) > 0:
+        fs.insert(draw(st.integers(0, n)), None)
+    return tuple(fs)
 
 
 def _factor_exprs(sch: Any, loop: Any, factors: list[int | None]) -> list[Any]:

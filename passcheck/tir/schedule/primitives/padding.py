@@ -53,7 +53,7 @@ def _apply_rolling_buffer(sch: Any, step: Step) -> str:
 
 
 register_primitive(Primitive("rolling_buffer", _draw_rolling_buffer, _apply_rolling_buffer,
-                             "turn an intermediate buffer into a rolling buffer", kinds=PADDED,
+                             "turn an intermediate buffer into a rolling buffer", kinds=PADDED, min_stages=2,
                              setup=_setup_rolling_buffer,
                              params=(param("rolling_buffer", "block", *BLOCK_FORMS, form=block_form),
                                      param("rolling_buffer", "write_buffer_index", "int (write region index)"))))
