@@ -107,7 +107,8 @@ def marker(spec: PrimFuncSpec) -> float:
 def poison_intermediates(mod: Any, lowered: Any = None, fill: Any = None) -> Any:
     """``mod`` lowered to loops (``lowered``, when the caller has it already), each float buffer
     it allocates filled on allocation with ``fill`` (an expression, e.g. a scalar parameter;
-    NaN by default); None when it allocates none (or lowering fails)."""
+    NaN by default) -- and, given a ``fill``, each integer buffer too (the lowest integer where
+    the fill is NaN); None when it allocates none (or lowering fails)."""
     import math
 
     import tvm_ffi
@@ -116,9 +117,21 @@ def poison_intermediates(mod: Any, lowered: Any = None, fill: Any = None) -> Any
     from passcheck.tir.lowering import lower_to_loops
 
     def value(dtype: str) -> Any:
+        if not np.issubdtype(np.dtype(dtype), np.floating):
+            # An integer buffer (an index table): the fill as an integer, the lowest one for NaN.
+            low = tirx.IntImm(dtype, int(np.iinfo(dtype).min))
+            if fill is None:
+                return low
+            return tirx.if_then_else(tirx.isnan(fill), low, tirx.Cast(dtype, fill))
         if fill is None:
             return tirx.FloatImm(dtype, math.nan)
         return fill if str(fill.ty.dtype) == dtype else tirx.Cast(dtype, fill)
+
+    def fillable(buf: Any) -> bool:
+        dt = np.dtype(str(buf.dtype)) if str(buf.dtype) != "bool" else None
+        if dt is None or not (np.issubdtype(dt, np.floating) or (fill is not None and np.issubdtype(dt, np.integer))):
+            return False
+        return _fillable(buf)
 
     def fill_loop(buf: Any) -> Any:
         idx = [tirx.Var(f"poison_{k}", str(d.ty.dtype)) for k, d in enumerate(buf.shape)]
@@ -131,8 +144,7 @@ def poison_intermediates(mod: Any, lowered: Any = None, fill: Any = None) -> Any
         out = []
         for s in seq.seq:
             out.append(s)
-            if (type(s) is tirx.AllocBuffer and np.issubdtype(np.dtype(str(s.buffer.dtype)), np.floating)
-                    and _fillable(s.buffer)):
+            if type(s) is tirx.AllocBuffer and fillable(s.buffer):
                 out.append(fill_loop(s.buffer))
         return tirx.SeqStmt(out) if len(out) != len(seq.seq) else seq
 
