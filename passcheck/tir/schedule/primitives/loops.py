@@ -74,12 +74,12 @@ def _divides(sch: Any, loop: Any, factors: list[int | None]) -> bool:
 
 def _dividing(sch: Any, loop: Any, factors: list[int | None]) -> list[int | None]:
     """[None, d]: d the largest divisor of the loop's constant extent not above the largest
-    factor given (the split then needs no predicate)."""
+    factor given (the split then needs no predicate); [] when the extent is not a constant."""
     from tvm import tirx
 
     ext = sch.get(loop).extent
     if not isinstance(ext, tirx.IntImm):
-        raise StepNotApplicable("disable_predication needs a constant extent")
+        return []
     e, top = int(ext.value), max([f for f in factors if f] or [1])
     return [None, max(d for d in range(1, min(e, top) + 1) if e % d == 0)] if e else [None, 1]
 
@@ -96,8 +96,11 @@ def split_like_apply(method: str) -> Callable[[Any, Step], str]:
             kw["disable_predication"] = a.get("disable_predication", False)
             if kw["disable_predication"] and not _divides(sch, loop, factors):
                 # Documented: without the predicate the caller must know the factors divide,
-                # so the step uses the largest tiling of the extent its factors allow.
+                # so the step uses the largest tiling of the extent its factors allow -- or,
+                # where the extent is not a constant, keeps the predicate.
                 factors = _dividing(sch, loop, factors)
+                kw["disable_predication"] = bool(factors)
+                factors = factors or list(a["factors"])
         given = _factor_exprs(sch, loop, factors) if a.get("factors_as") == "expr" else factors
         dt = sch.get(loop).loop_var.ty.dtype
         getattr(sch, method)(loop, given, **kw)
