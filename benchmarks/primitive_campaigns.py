@@ -12,6 +12,9 @@ from reports already there.
     .venv/bin/python benchmarks/primitive_campaigns.py split fuse --examples 300
     .venv/bin/python benchmarks/primitive_campaigns.py --summarize --out campaigns/
     .venv/bin/python benchmarks/primitive_campaigns.py compute_at --examples 500 --triage
+    nice .venv/bin/python benchmarks/primitive_campaigns.py --examples 500 --jobs 1 --cli-jobs 2 --out c500/
+
+The table is also written to ``OUT/summary.txt``.
 """
 
 from __future__ import annotations
@@ -39,6 +42,8 @@ def run_one(name: str, args: argparse.Namespace) -> tuple[str, int, float]:
     cmd = [sys.executable, "-m", "passcheck", name, "--examples", str(args.examples), "--seed", str(args.seed),
            "--no-progress", "--shrink-time", str(args.shrink_time), "--findings-dir", str(out / "findings"),
            "--report", f"json:{out / (name + '.json')}"]
+    if args.cli_jobs:
+        cmd += ["--jobs", str(args.cli_jobs)]
     t0 = time.perf_counter()
     with open(out / f"{name}.txt", "w") as log:
         rc = subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT).returncode
@@ -66,6 +71,18 @@ def known_bug_of(name: str, finding: dict[str, Any]) -> str | None:
 
 
 def summarize(names: list[str], out: Path) -> None:
+    """Print the table, and keep it as ``summary.txt`` beside the reports."""
+    import contextlib
+    import io
+
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        _summarize(names, out)
+    (out / "summary.txt").write_text(buf.getvalue())
+    print(buf.getvalue(), end="")
+
+
+def _summarize(names: list[str], out: Path) -> None:
     head = (f"{'primitive':26s} {'examples':>8s} {'ex/s':>6s} {'checked':>7s} {'findings':>8s} {'known':>5s}  "
             "violation kinds")
     print(head)
@@ -136,7 +153,9 @@ def main() -> None:
     ap.add_argument("names", nargs="*", help="primitives (default: every TIR subject, `schedule` included)")
     ap.add_argument("--examples", type=int, default=2000)
     ap.add_argument("--seed", type=int, default=2027)
-    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--jobs", type=int, default=2, help="campaigns run at once")
+    ap.add_argument("--cli-jobs", type=int, default=0,
+                    help="worker processes of each campaign (passcheck --jobs; default one per core)")
     ap.add_argument("--shrink-time", type=float, default=30.0)
     ap.add_argument("--out", default="campaigns")
     ap.add_argument("--summarize", action="store_true", help="only print the table from existing reports")

@@ -176,9 +176,11 @@ def _apply_unit_split(sch: Any, step: Any) -> str:
 def toy_primitive() -> Iterator[str]:
     from passcheck.core.subject import register_subject, unregister_subject
     from passcheck.tir.schedule import Primitive, register_primitive, unregister_primitive
+    from passcheck.tir.schedule.registry import param
     from passcheck.tir.subjects import PrimitiveSubject
 
-    register_primitive(Primitive("toy_unit_split", _draw_unit_split, _apply_unit_split, "split a loop by 1"))
+    register_primitive(Primitive("toy_unit_split", _draw_unit_split, _apply_unit_split, "split a loop by 1",
+                                 params=(param("split", "factors", "[None, 1]"),)))
     register_subject(PrimitiveSubject("toy_unit_split"))
     yield "toy_unit_split"
     unregister_subject("toy_unit_split")
@@ -186,11 +188,29 @@ def toy_primitive() -> Iterator[str]:
 
 
 def test_recipe_add_a_schedule_primitive(toy_primitive: str) -> None:
-    """A declared primitive is drawn, applied and checked by every TIR property; none fails."""
+    """A declared primitive is drawn, applied and checked by every TIR property; none fails
+    (but for TVM's kept bugs, which the drawn kernels meet too: the unscheduled kernel of a
+    reduction over an empty axis, say)."""
     seen = _verdicts(toy_primitive, "tir", (), 10)
     assert {"bounds_safe_z3", "equivalent_by_execution", "block_instances_exactly_once"} <= set(seen)
-    assert not any(v == KNOWN or v.finding for verdicts in seen.values() for v in verdicts), seen
+    assert not any(v != KNOWN and v.finding for verdicts in seen.values() for v in verdicts), seen
     assert Verdict.HELD in seen["equivalent_by_execution"], seen
+
+
+def test_recipe_a_primitive_declares_its_signature(toy_primitive: str) -> None:
+    """The forms a primitive declares are listed by `list --signatures`; the whole signature of
+    tvm.s_tir.Schedule stays covered."""
+    import io
+    from contextlib import redirect_stdout
+
+    from passcheck.integrations.cli import main
+    from passcheck.tir.schedule.signatures import uncovered
+
+    assert uncovered() == []
+    out = io.StringIO()
+    with redirect_stdout(out):
+        assert main(["list", "--signatures"]) == 0
+    assert "toy_unit_split" in out.getvalue() and "[None, 1]" in out.getvalue()
 
 
 # --- Recipe 4: add a property -------------------------------------------------------------------

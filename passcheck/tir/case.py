@@ -58,11 +58,26 @@ class TirCase(Case):
 
         return self.memo(("bounds", which), bounds)
 
+    def uninitialised(self, which: str = "after") -> Any:
+        """``UninitResult`` of the lowered module: loads that may read what no store wrote."""
+        from passcheck.tir.analysis import check_uninitialised
+        from passcheck.tir.kernels import shape_var_value
+
+        def check() -> Any:
+            lowered = self.lowered(which)
+            with timing.stage("z3"):
+                sizes = shape_var_value(self.spec) if self.spec is not None else {}
+                return check_uninitialised(lowered, sizes, self.z3_timeout_ms, budget_s=10.0)
+
+        return self.memo(("uninit", which), check)
+
     def execute(self, which: str = "after") -> Any:
-        """``which`` compiled and run on the spec's reference inputs (only on code proved in bounds)."""
+        """``which`` compiled and run on the spec's reference inputs, its output and allocated
+        buffers pre-filled once with the spec's marker value and once with NaN (a list of
+        ``execution.Filled``; only on code proved in bounds)."""
         from passcheck.tir import execution as tir_exec
 
-        return tir_exec.run_scheduled(self.spec, getattr(self, which), self.lowered(which))
+        return tir_exec.run_scheduled_fills(self.spec, getattr(self, which), self.lowered(which))
 
     def unwritten_note(self) -> str | None:
         """Why the unscheduled kernel leaves output elements unwritten (a TVM bug), else None."""
@@ -71,11 +86,12 @@ class TirCase(Case):
         return tir_exec.reference(self.spec).unwritten_note()
 
     def compare_outputs(self, got: Any) -> Any:
-        """None when ``got`` (from ``execute``) matches the unscheduled kernel, else a mismatch
-        with ``describe()``: bit for bit, or within the rounding bound when a step reassociates."""
+        """None when every run in ``got`` (from ``execute``) matches the unscheduled kernel, else
+        a mismatch with ``describe()``: bit for bit, or within the rounding bound when a step
+        reassociates."""
         from passcheck.tir import execution as tir_exec
 
-        return tir_exec.compare(self.spec, got, tir_exec.reference(self.spec), exact=not self.reassociates)
+        return tir_exec.compare_fills(self.spec, got, exact=not self.reassociates)
 
     def trace_text(self) -> str:
         return "\n".join(line + ("  # preparation" if i < self.prefix else "") for i, line in enumerate(self.trace))

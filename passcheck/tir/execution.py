@@ -2,11 +2,14 @@
 
 Only call ``run`` on code the bounds checker proved in bounds: an out-of-bounds kernel
 corrupts the heap of the process that runs it. Kernels use destination passing: the last
-parameter is the output, pre-filled with NaN so elements a schedule forgets to compute show up.
-Intermediate float buffers are filled with NaN too, right after their allocation (the module is
-lowered to loops first): a schedule that reads an element nobody wrote then yields NaN every
-time, instead of whatever the stack or the workspace pool held, which is often a value from an
-earlier run that happens to be right.
+parameter is the output. A scheduled kernel runs twice (``run_fills``): once with the output
+and every buffer it allocates (intermediates, caches, padded copies; the module is lowered to
+loops first, each allocation followed by a fill loop) pre-filled with a finite marker drawn
+with the spec (``marker``), once with NaN. A schedule that reads an element nobody wrote then
+changes the result the same way every time -- a finite marker where NaN would vanish (a
+``max``, a comparison), NaN where the marker would be clipped away -- instead of whatever the
+stack or the workspace pool held, which is often a value from an earlier run that happens to
+be right.
 
 Comparison: when no step may reassociate a reduction, the scheduled float32 output must equal
 the unscheduled float32 output bit for bit (NaN where NaN). Otherwise it must lie within a
@@ -90,9 +93,22 @@ def _fillable(buf: Any) -> bool:
     return n <= POISON_LIMIT
 
 
-def poison_intermediates(mod: Any, lowered: Any = None) -> Any:
+# Finite pre-fills, one drawn per spec (with its seed): large enough to win a max or to push
+# a sum far off, exact in float16, far from any value a kernel computes from inputs in [-3, 3].
+MARKERS = (8192.5, -8192.5, 1027.25, -1027.25, 30000.0, -30000.0)
+FILL_PARAM = "passcheck_fill"
+
+
+def marker(spec: PrimFuncSpec) -> float:
+    """The finite value ``spec``'s scheduled kernels are pre-filled with (besides NaN)."""
+    return MARKERS[(spec.seed // 2) % len(MARKERS)]
+
+
+def poison_intermediates(mod: Any, lowered: Any = None, fill: Any = None) -> Any:
     """``mod`` lowered to loops (``lowered``, when the caller has it already), each float buffer
-    it allocates filled with NaN on allocation; None when it allocates none (or lowering fails)."""
+    it allocates filled on allocation with ``fill`` (an expression, e.g. a scalar parameter;
+    NaN by default) -- and, given a ``fill``, each integer buffer too (the lowest integer where
+    the fill is NaN); None when it allocates none (or lowering fails)."""
     import math
 
     import tvm_ffi
@@ -100,9 +116,26 @@ def poison_intermediates(mod: Any, lowered: Any = None) -> Any:
 
     from passcheck.tir.lowering import lower_to_loops
 
-    def fill(buf: Any) -> Any:
+    def value(dtype: str) -> Any:
+        if not np.issubdtype(np.dtype(dtype), np.floating):
+            # An integer buffer (an index table): the fill as an integer, the lowest one for NaN.
+            low = tirx.IntImm(dtype, int(np.iinfo(dtype).min))
+            if fill is None:
+                return low
+            return tirx.if_then_else(tirx.isnan(fill), low, tirx.Cast(dtype, fill))
+        if fill is None:
+            return tirx.FloatImm(dtype, math.nan)
+        return fill if str(fill.ty.dtype) == dtype else tirx.Cast(dtype, fill)
+
+    def fillable(buf: Any) -> bool:
+        dt = np.dtype(str(buf.dtype)) if str(buf.dtype) != "bool" else None
+        if dt is None or not (np.issubdtype(dt, np.floating) or (fill is not None and np.issubdtype(dt, np.integer))):
+            return False
+        return _fillable(buf)
+
+    def fill_loop(buf: Any) -> Any:
         idx = [tirx.Var(f"poison_{k}", str(d.ty.dtype)) for k, d in enumerate(buf.shape)]
-        body = tirx.BufferStore(buf, tirx.FloatImm(str(buf.dtype), math.nan), idx)
+        body = tirx.BufferStore(buf, value(str(buf.dtype)), idx)
         for v, d in reversed(list(zip(idx, buf.shape, strict=True))):
             body = tirx.For(v, tirx.IntImm(str(d.ty.dtype), 0), d, tirx.ForKind.SERIAL, body)
         return body
@@ -111,9 +144,8 @@ def poison_intermediates(mod: Any, lowered: Any = None) -> Any:
         out = []
         for s in seq.seq:
             out.append(s)
-            if (type(s) is tirx.AllocBuffer and np.issubdtype(np.dtype(str(s.buffer.dtype)), np.floating)
-                    and _fillable(s.buffer)):
-                out.append(fill(s.buffer))
+            if type(s) is tirx.AllocBuffer and fillable(s.buffer):
+                out.append(fill_loop(s.buffer))
         return tirx.SeqStmt(out) if len(out) != len(seq.seq) else seq
 
     try:
@@ -124,14 +156,59 @@ def poison_intermediates(mod: Any, lowered: Any = None) -> Any:
     return None if filled.same_as(low) else filled
 
 
-def run(mod: Any, inputs: list[np.ndarray], out_shape: tuple[int, ...], out_dtype: str,
-        lowered: Any = None, second_fill: bool = False) -> np.ndarray:
-    """Compile ``mod`` (intermediates poisoned) and call ``main(*inputs, out)``; returns ``out``
-    (pre-filled with ``_poison``, its second fill if asked)."""
+def _with_fill_param(mod: Any, lowered: Any) -> Any:
+    """``mod`` lowered, its allocations filled with a trailing float64 parameter of ``main``
+    (``FILL_PARAM``): one build serves every fill. None when there is nothing to fill."""
+    import tvm
+    from tvm import tirx
+
+    var = tirx.Var(FILL_PARAM, "float64")
+    filled = poison_intermediates(mod, lowered, var)
+    if filled is None:
+        return None
+    f = filled["main"]
+    return tvm.IRModule({"main": tirx.PrimFunc([*f.params, var], f.body, f.ret_type, f.attrs)})
+
+
+def _out_fill(value: float, shape: tuple[int, ...], dtype: str) -> np.ndarray:
+    if np.issubdtype(np.dtype(dtype), np.floating):
+        return np.full(shape, value, dtype=dtype)
+    info = np.iinfo(dtype)
+    return np.full(shape, info.min if np.isnan(value) else int(value), dtype=dtype)
+
+
+def run_fills(mod: Any, inputs: list[np.ndarray], out_shape: tuple[int, ...], out_dtype: str,
+              fills: tuple[float, ...], lowered: Any = None) -> list[np.ndarray]:
+    """Compile ``mod`` once and call ``main(*inputs, out)`` once per value of ``fills``, the
+    output and every float buffer ``mod`` allocates pre-filled with that value; returns the
+    outputs in the order of ``fills``."""
     import tvm
 
     # The build of mod itself is the authority on whether it compiles (compiling the lowered,
-    # poisoned copy takes a different path through the pipeline and can hide a build failure).
+    # filled copy takes a different path through the pipeline and can hide a build failure).
+    lib = compile_module(mod)
+    filled = _with_fill_param(mod, lowered)
+    extra = False
+    if filled is not None:
+        try:
+            lib, extra = compile_module(filled), True
+        except Exception:  # noqa: BLE001 - run mod as built: only the output is pre-filled
+            pass
+    outs = []
+    for value in fills:
+        out = tvm.runtime.tensor(_out_fill(value, out_shape, out_dtype))
+        with timing.stage("run"):  # the first call also emits the machine code (LLVM JIT)
+            lib["main"](*[tvm.runtime.tensor(a) for a in inputs], out, *([float(value)] if extra else []))
+        outs.append(out.numpy())
+    return outs
+
+
+def run(mod: Any, inputs: list[np.ndarray], out_shape: tuple[int, ...], out_dtype: str,
+        lowered: Any = None, second_fill: bool = False) -> np.ndarray:
+    """Compile ``mod`` (intermediates NaN) and call ``main(*inputs, out)``; returns ``out``
+    (pre-filled with ``_poison``, its second fill if asked)."""
+    import tvm
+
     lib = compile_module(mod)
     poisoned = poison_intermediates(mod, lowered)
     if poisoned is not None:
@@ -252,14 +329,16 @@ class Mismatch:
     total: int
     mode: str  # "exact" | "tolerance" | "shape"
     shape_note: str = ""
+    fill: float | None = None  # what the output and the allocated buffers were pre-filled with
 
     def describe(self) -> str:
         if self.mode == "shape":
             return f"output: {self.shape_note}"
         how = "bit-exact comparison with the unscheduled kernel" if self.mode == "exact" else (
             f"float64 reference, allowed error {self.allowed:.3g}")
+        filled = "" if self.fill is None else f" (output and allocated buffers pre-filled with {self.fill!r})"
         return (f"output{list(self.index)} = {self.got!r}, expected {self.want!r} ({how}); "
-                f"{self.count} of {self.total} elements differ")
+                f"{self.count} of {self.total} elements differ{filled}")
 
 
 def compare(spec: PrimFuncSpec, got: np.ndarray, ref: Reference, exact: bool) -> Mismatch | None:
@@ -292,3 +371,31 @@ def run_scheduled(spec: PrimFuncSpec, mod: Any, lowered: Any = None) -> np.ndarr
     """``mod`` run on the reference inputs; ``lowered``: its ``lower_to_loops`` form, if known."""
     ref = reference(spec)
     return run(mod, ref.inputs, ref.out_shape, ref.out_dtype, lowered)
+
+
+@dataclass
+class Filled:
+    """An output of a scheduled kernel, and what its buffers were pre-filled with."""
+
+    fill: float
+    out: np.ndarray
+
+
+def run_scheduled_fills(spec: PrimFuncSpec, mod: Any, lowered: Any = None) -> list[Filled]:
+    """``mod`` run on the reference inputs twice: pre-filled with the spec's ``marker``, then
+    with NaN."""
+    ref = reference(spec)
+    fills = (marker(spec), float("nan"))
+    outs = run_fills(mod, ref.inputs, ref.out_shape, ref.out_dtype, fills, lowered)
+    return [Filled(f, o) for f, o in zip(fills, outs, strict=True)]
+
+
+def compare_fills(spec: PrimFuncSpec, runs: list[Filled], exact: bool) -> Mismatch | None:
+    """The first mismatch of any run (``Mismatch.fill`` says which pre-fill showed it)."""
+    ref = reference(spec)
+    for r in runs:
+        bad = compare(spec, r.out, ref, exact)
+        if bad is not None:
+            bad.fill = r.fill
+            return bad
+    return None

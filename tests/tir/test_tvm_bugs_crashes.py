@@ -38,6 +38,11 @@ def test_loop_partition_segfaults_on_a_loop_with_two_blocks() -> None:
         Step("loop_partition", "ew0", (0,), (("factors", (None, 4)), ("preserve_unit_iters", True)))), prefix=1)
     assert "SIGSEGV" in engine_recognises("loop_partition", RAISES, ex,
                                           "test_loop_partition_segfaults_on_a_loop_with_two_blocks")
+    # The same partition as the preparation of another primitive's example crashes that run.
+    ex = ScheduleExample(ex.spec, (*ex.steps, Step("fuse_reduction_epilogue", "ew0", (), (("epilogue", "ew1"),))),
+                         prefix=2)
+    assert "SIGSEGV" in engine_recognises("fuse_reduction_epilogue", RAISES, ex,
+                                          "test_loop_partition_segfaults_on_a_loop_with_two_blocks")
 
 
 def test_merge_of_a_loop_with_itself_segfaults() -> None:

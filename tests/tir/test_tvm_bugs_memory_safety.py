@@ -106,6 +106,11 @@ def test_reindex_cache_read_copies_the_unguarded_region_of_a_padded_read() -> No
     case = case_of("reindex", spec, Step("reindex", "pad", (), (("kind", "read"), ("buffer", 0))))
     msg = known_violation(G.bounds_safe_z3, case)
     assert re.search(r"load X\[\w+\] \(shape \[n\]\): index 0 evaluates to (\d+), outside \[0, \1\)", msg), msg
+    # The same read given by the buffer's name, or its Var (the other forms reindex accepts).
+    for form in ("name", "var"):
+        case = case_of("reindex", spec, Step("reindex", "pad", (), (("kind", "read"), ("buffer", 0),
+                                                                    ("buffer_as", form))))
+        assert "index 0 evaluates to" in known_violation(G.bounds_safe_z3, case)
 
 
 def test_reindex_cache_write_after_a_non_dividing_split_drops_the_predicate() -> None:

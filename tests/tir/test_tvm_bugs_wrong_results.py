@@ -23,14 +23,19 @@ def test_reverse_compute_at_skips_padding_rows() -> None:
                                                 ("padding", (1, 0))), "int32", prologue=True, seed=2)
     case = case_of("reverse_compute_at", spec, rca("pad", 2, "pre"))
     assert "80 of 600 instances are never executed" in known_violation(S.block_instances_exactly_once, case)
-    # The unwritten rows are read: NaN, as every intermediate starts.
+    # The unwritten rows are read: the marker (or NaN) every allocated buffer starts with.
     assert "computes different values" in known_violation(G.equivalent_by_execution, case)
+    # The value read was never written: the static check sees the read itself.
+    assert "reads memory no store wrote before" in known_violation(G.reads_initialised, case)
     # The reverse_compute_at campaign's twin: the padding inlined into the consumer that moves.
     spec = PrimFuncSpec("pad", (8,), (("pads", ((3, 2),)),), "int32", prologue=True, epilogue=True,
                         epilogue_op="clip")
     case = case_of("reverse_compute_at", spec, Step("compute_inline", "pad"), rca("post", 0, "pre"), prefix=1)
     assert "5 of 13 instances are never executed" in known_violation(S.block_instances_exactly_once, case)
     assert "computes different values" in known_violation(G.equivalent_by_execution, case)
+    # Here the rows never written are the output's own: nothing reads them, so the static
+    # read-before-write check has nothing to say.
+    G.reads_initialised(case)
 
 
 def test_reverse_compute_at_under_a_fused_loop_shrinks_the_reduction_window() -> None:
@@ -55,6 +60,8 @@ def test_reindex_write_after_reverse_compute_at_copies_back_too_late() -> None:
     case = case_of("reindex", BCAST4, rca("post", 0, "bcast"),
                    Step("reindex", "bcast", (), (("kind", "write"), ("buffer", 0))), prefix=1)
     assert "computes different values" in known_violation(G.equivalent_by_execution, case)
+    # The value read was never written: the static check sees the read itself.
+    assert "reads memory no store wrote before" in known_violation(G.reads_initialised, case)
 
 
 def test_reindex_read_after_reverse_compute_at_copies_before_the_producer() -> None:
@@ -76,6 +83,8 @@ def test_write_at_after_decompose_reduction_leaves_the_init_behind() -> None:
     case = case_of("write_at", spec, Step("decompose_reduction", "matmul", (2,)),
                    Step("write_at", "matmul", (2,), (("buffer", 0), ("scope", "local"))), prefix=1)
     assert "computes different values" in known_violation(G.equivalent_by_execution, case)
+    # The value read was never written: the static check sees the read itself.
+    assert "reads memory no store wrote before" in known_violation(G.reads_initialised, case)
 
 
 def test_cache_write_of_a_blockized_reduction_leaves_the_init_behind() -> None:
@@ -86,6 +95,8 @@ def test_cache_write_of_a_blockized_reduction_leaves_the_init_behind() -> None:
     case = case_of("cache_write", spec, Step("blockize", "x_red", (1,), (("preserve_unit_iters", True),)),
                    Step("cache_write", "x_red", (), (("buffer", 0), ("scope", "global"))), prefix=1)
     assert "computes different values" in known_violation(G.equivalent_by_execution, case)
+    # The value read was never written: the static check sees the read itself.
+    assert "reads memory no store wrote before" in known_violation(G.reads_initialised, case)
 
 
 def test_fuse_reduction_epilogue_folds_a_bias_into_a_max_reduction() -> None:
@@ -107,6 +118,8 @@ def test_merge_ignores_producer_consumer_order() -> None:
     spec = PrimFuncSpec("elementwise", (3, 3, 8), (("depth", 2),), "int32", epilogue=True)
     case = case_of("merge", spec, Step("merge", "post", (0,), (("other", "ew0"),)))
     assert "computes different values" in known_violation(G.equivalent_by_execution, case)
+    # The value read was never written: the static check sees the read itself.
+    assert "reads memory no store wrote before" in known_violation(G.reads_initialised, case)
 
 
 def test_merge_of_nests_two_stages_apart_skips_the_stage_between() -> None:
@@ -117,6 +130,8 @@ def test_merge_of_nests_two_stages_apart_skips_the_stage_between() -> None:
                                                 ("padding", (0, 1))), "int32", prologue=True)
     case = case_of("merge", spec, Step("merge", "pad", (0,), (("other", "avg"),)))
     assert "computes different values" in known_violation(G.equivalent_by_execution, case)
+    # The value read was never written: the static check sees the read itself.
+    assert "reads memory no store wrote before" in known_violation(G.reads_initialised, case)
 
 
 def test_pad_einsum_pads_a_max_reduction_with_zeros() -> None:
@@ -150,6 +165,8 @@ def test_reindex_write_after_compute_at_copies_back_too_late() -> None:
                                                                        ("index", -1))),
                    Step("reindex", "reshape", (), (("kind", "write"), ("buffer", 0))), prefix=1)
     assert "computes different values" in known_violation(G.equivalent_by_execution, case)
+    # The value read was never written: the static check sees the read itself.
+    assert "reads memory no store wrote before" in known_violation(G.reads_initialised, case)
 
 
 def test_write_at_of_a_blockized_reduction_leaves_the_init_behind() -> None:
@@ -159,6 +176,8 @@ def test_write_at_of_a_blockized_reduction_leaves_the_init_behind() -> None:
                                 Step("blockize", "matmul", (6,), (("preserve_unit_iters", True),)),
                                 Step("write_at", "matmul", (3,), (("buffer", 0), ("scope", "global")))), prefix=2)
     assert "computes different values" in known_violation(G.equivalent_by_execution, example_case("write_at", ex))
+    # The value read was never written: the static check sees the read itself.
+    assert "reads memory no store wrote before" in known_violation(G.reads_initialised, example_case("write_at", ex))
 
 
 def test_rfactor_after_a_non_dividing_split_sums_uninitialised_partials() -> None:
@@ -173,6 +192,8 @@ def test_rfactor_after_a_non_dividing_split_sums_uninitialised_partials() -> Non
     case = example_case("rfactor", ex)
     G.bounds_safe_z3(case)
     assert "computes different values" in known_violation(G.equivalent_by_execution, case)
+    # The value read was never written: the static check sees the read itself.
+    assert "reads memory no store wrote before" in known_violation(G.reads_initialised, case)
 
 
 def test_pad_einsum_pads_a_loop_shared_with_another_block() -> None:
@@ -218,6 +239,8 @@ def test_decompose_padding_after_compute_at_reads_the_producer_too_early() -> No
     case = example_case("decompose_padding", ex)
     G.bounds_safe_z3(case)
     assert "computes different values" in known_violation(G.equivalent_by_execution, case)
+    # The value read was never written: the static check sees the read itself.
+    assert "reads memory no store wrote before" in known_violation(G.reads_initialised, case)
     ex = ScheduleExample(spec=PrimFuncSpec(kind="pad", shape=(1,), attrs=(("pads", ((0, 0),)),), index_dtype="int32",
                                            symbolic=True, prologue=True),
                          steps=(Step("reverse_compute_at", "pad", (0,), (("target", "pre"), ("preserve_unit_loops", True),
@@ -238,10 +261,15 @@ def test_reindex_of_a_blockized_reduction_computes_garbage() -> None:
     case = case_of("reindex", spec, Step("blockize", "red", (4,), (("preserve_unit_iters", False),)),
                    Step("reindex", "red", (), (("kind", "read"), ("buffer", 0))), prefix=1)
     assert "computes different values" in known_violation(G.equivalent_by_execution, case)
+    # The accumulator's copy is never written back: the output reads the init, not garbage,
+    # so every read here reads what was written.
+    G.reads_initialised(case)
     spec = PrimFuncSpec("matmul", (5, 12), (("n", 17),), "int32", prologue=True)
     case = case_of("reindex", spec, Step("blockize", "matmul", (5,), (("preserve_unit_iters", False),)),
                    Step("reindex", "matmul", (), (("kind", "write"), ("buffer", 0))), prefix=1)
     assert "computes different values" in known_violation(G.equivalent_by_execution, case)
+    # The value read was never written: the static check sees the read itself.
+    assert "reads memory no store wrote before" in known_violation(G.reads_initialised, case)
 
 
 # --- found once symbolic extents run at 0 (an empty input) ----------------------------------------

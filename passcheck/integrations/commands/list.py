@@ -1,6 +1,7 @@
 """``passcheck list``: passes and primitives; ``--properties``, ``--ops`` (with the ops left out of
-the vocabulary, and why), ``--known``, ``--relations``, ``--steps``, ``--seed-models``, ``-v`` for
-all (but the seed models). An unknown flag is refused in one line; ``--help`` says all this."""
+the vocabulary, and why), ``--known``, ``--relations``, ``--steps``, ``--seed-models``, ``--signatures``
+(the schedule primitives' parameters and forms drawn), ``-v`` for all (but the seed models). An
+unknown flag is refused in one line; ``--help`` says all this."""
 
 from __future__ import annotations
 
@@ -25,13 +26,15 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--relations", action="store_true", help="the metamorphic relations (--mutate)")
     p.add_argument("--steps", action="store_true", help="the passes `passcheck sequence` draws from")
     p.add_argument("--seed-models", action="store_true", help="the built-in seed models (--seed-model)")
+    p.add_argument("--signatures", action="store_true", help="per schedule primitive, the Schedule method parameters "
+                                                             "and the forms of each drawn; the methods never drawn")
     p.add_argument("-v", "--verbose", action="store_true", help="all of the above but the seed models")
     return p
 
 
 @command("list")
 def list_command(args: list[str]) -> int:
-    """passcheck list [--properties] [--ops] [--known] [--relations] [--steps] [--seed-models] [-v]:
+    """passcheck list [--properties] [--ops] [--known] [--relations] [--steps] [--seed-models] [--signatures] [-v]:
     what passcheck knows by name."""
     ns = _parser().parse_args(args)
     # the model lists read the flags as given
@@ -83,6 +86,8 @@ def list_command(args: list[str]) -> int:
     from passcheck.integrations import model_lists
 
     model_lists.render(args, out)
+    if ns.signatures or ns.verbose:
+        _signatures(out)
     if ns.properties or ns.verbose:
         pt = Table(title="properties")
         for col in ("property", "ir", "applies to", "invariant"):
@@ -110,3 +115,27 @@ def _excluded_ops(out: object) -> None:
     for reason, ops in by_reason.items():
         t.add_row(escape(", ".join(ops)), escape(reason))
     out.print(t)  # type: ignore[attr-defined]
+
+
+def _signatures(out: object) -> None:
+    """Per schedule primitive, each parameter of each tvm.s_tir.Schedule method it calls and
+    the forms of it drawn; then the methods no primitive draws, with the reason."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    from passcheck.tir.schedule import PRIMITIVES
+    from passcheck.tir.schedule.signatures import UNDRAWN
+
+    st = Table(title="schedule primitives: the parameters and forms drawn", show_lines=True)
+    for col in ("primitive", "Schedule method", "parameter", "forms drawn"):
+        st.add_column(col)
+    for name, prim in PRIMITIVES.items():
+        for i, p in enumerate(prim.params):
+            st.add_row(escape(name) if i == 0 else "", escape(p.method), escape(p.name), escape("; ".join(p.forms)))
+    out.print(st)  # type: ignore[attr-defined]
+    ut = Table(title="tvm.s_tir.Schedule methods not drawn")
+    for col in ("method", "why"):
+        ut.add_column(col)
+    for m, why in sorted(UNDRAWN.items()):
+        ut.add_row(escape(m), escape(why))
+    out.print(ut)  # type: ignore[attr-defined]

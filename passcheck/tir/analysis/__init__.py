@@ -1,6 +1,7 @@
 """Symbolic checks of TIR: one expression encoder for Z3 and one concrete evaluator, one
-encoding and one replay of trails (``trail``), intervals, and the two checks built on them --
-bounds of lowered TIR (``bounds``) and iteration domains of scheduled TIR (``domain``).
+encoding and one replay of trails (``trail``), intervals, and the checks built on them --
+bounds of lowered TIR (``bounds``), iteration domains of scheduled TIR (``domain``), and reads
+of elements no store wrote before (``uninit``).
 
 Outside this package, import from here: the modules inside are free to move."""
 
@@ -31,7 +32,9 @@ from passcheck.tir.analysis.trail import (
     model_value,
     replay,
 )
+from passcheck.tir.analysis.uninit import UninitResult, check_uninitialised
 
 __all__ = ["AccessSite", "Bind", "BoundsChecker", "BoundsResult", "DomainChecker", "DomainIssue", "DomainResult", "Encoder", "EvalError", "Evaluator", "Guard", "Loop", "OOBWitness", "Replay", "Trail",
+           "UninitResult", "check_uninitialised",
            "TrailEncoder", "VecEvaluator", "by_name", "check_bounds", "check_domains", "declared_buffers", "dtype_of", "from_model",
            "int_info", "is_int", "key", "model_value", "replay", "shape_var_limits", "to_width", "wrap"]

@@ -9,8 +9,10 @@ Outside this package, import from here: the modules inside are free to move."""
 # isort: off
 # The kinds register as their modules are imported, and registration order is draw order
 # (KINDS feeds st.sampled_from): elementwise, broadcast, transpose, reshape, pad, reduce,
-# matmul, conv2d, pool, legalized. Keep this order.
+# matmul, conv2d, pool, legalized, then the kinds that branch (branch2, reduce_beside, fanout).
+# Keep this order.
 from passcheck.tir.kernels import pointwise, reductions, windows, legalized, legalized_ops  # noqa: F401
+from passcheck.tir.kernels import branches  # noqa: F401
 # isort: on
 from passcheck.tir.kernels.legalized import LegalizedOp, legalized_op_names, legalized_specs, register_op
 from passcheck.tir.kernels.spec import (

@@ -70,19 +70,18 @@ class PrimFuncSpec:
 @dataclass(frozen=True)
 class StageInfo:
     """One block of the built PrimFunc: its name (= the buffer it writes), one letter per
-    block iterator (S spatial, R reduction) in loop order, and whether it writes an output."""
+    block iterator (S spatial, R reduction) in loop order, whether it writes an output, and
+    the blocks it reads (None: the block before it -- a chain; a kernel that branches names
+    them)."""
 
     name: str
     iters: str
     output: bool = False
+    reads: tuple[str, ...] | None = None
 
     @property
     def n_spatial(self) -> int:
         return self.iters.count("S")
-
-    @property
-    def n_reduce(self) -> int:
-        return self.iters.count("R")
 
     @property
     def is_reduction(self) -> bool:

@@ -8,6 +8,7 @@ main input ``X`` and the core, and the optional ``post`` stage after it.
 
 from __future__ import annotations
 
+import dataclasses
 from abc import abstractmethod
 from collections.abc import Callable
 from typing import Any
@@ -102,7 +103,7 @@ class TeKind(KernelKind):
             last = out[-1]
             out.append(StageInfo("post", "S" * last.n_spatial))
         last = out[-1]
-        out[-1] = StageInfo(last.name, last.iters, output=True)
+        out[-1] = dataclasses.replace(last, output=True)
         return tuple(out)
 
     def build(self, spec: PrimFuncSpec, dtype: str) -> Any:

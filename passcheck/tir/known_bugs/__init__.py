@@ -8,4 +8,4 @@ led there (the trace every TIR message ends with; ``patterns`` builds those rege
 reached through several primitives names each of them and ``schedule`` (random sequences).
 """
 
-from passcheck.tir.known_bugs import build, crashes, errors, memory_safety, wrong_results  # noqa: F401
+from passcheck.tir.known_bugs import build, crashes, errors, forms, memory_safety, wrong_results  # noqa: F401

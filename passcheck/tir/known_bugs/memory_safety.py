@@ -39,7 +39,8 @@ bug(FILE, "test_reindex_cache_read_after_a_non_dividing_split_drops_the_predicat
 bug(FILE, "test_reindex_cache_read_copies_the_unguarded_region_of_a_padded_read",
     "reindex_cache_read, or reindex of a read, of a padded read: the copy drops the if_then_else and loads X[n]",
     ("reindex_cache_read", "reindex", SCHEDULE), BOUNDS,
-    violated(OUT_OF_BOUNDS, call("reindex_cache_read") + "|" + call("reindex", "'read'")),
+    # reindex of a read: ('read', j), or the buffer by its name or Var (then the line shows no kind)
+    violated(OUT_OF_BOUNDS, call("reindex_cache_read") + "|" + call("reindex", r"(?:'read'|, '\w+'\)|<Var )")),
     ir=r"T\.if_then_else\(")
 bug(FILE, "test_reindex_cache_write_after_a_non_dividing_split_drops_the_predicate",
     "reindex_cache_write after a non-dividing split: the write-back drops the split predicate",

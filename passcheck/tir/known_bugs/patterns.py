@@ -45,6 +45,7 @@ def raised(prim: str, error: str) -> str:
 
 OUT_OF_BOUNDS = "accesses memory out of bounds"
 WRONG_VALUES = "computes different values"
+UNINIT = "reads memory no store wrote before"
 MISSING = r"\(missing\)"
 ILL_FORMED = "verify_well_formed rejects"
 NOT_BUILT = r"compiling/running the output of \w+ raised"

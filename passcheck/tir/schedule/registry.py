@@ -17,12 +17,42 @@ from typing import Any
 from hypothesis import strategies as st
 
 from passcheck.tir.kernels import KINDS, PrimFuncSpec
-from passcheck.tir.schedule.step import Step, StepNotApplicable
+from passcheck.tir.schedule.step import Step, StepNotApplicable, resolve_step
 from passcheck.tir.schedule.view import View
 
 # Spec kinds with a reduction block, and with a padding or sliding-window block.
-REDUCING = ("reduce", "matmul", "conv2d", "pool", "legalized")
+REDUCING = ("reduce", "matmul", "conv2d", "pool", "legalized", "reduce_beside")
 PADDED = ("pad", "conv2d", "pool", "legalized")
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter of a ``tvm.s_tir.Schedule`` method that a primitive calls, and the forms
+    of it the primitive draws (``passcheck list --signatures`` shows them). ``form`` says which
+    of ``forms`` a drawn step uses (None: the step does not make this call); without it every
+    step uses ``forms[0]``. A test draws each primitive and checks that every form shows up."""
+
+    method: str
+    name: str
+    forms: tuple[str, ...]
+    form: Callable[[Step], str | None] | None = None
+
+    def form_of(self, step: Step) -> str | None:
+        return self.form(step) if self.form is not None else self.forms[0]
+
+
+def param(method: str, name: str, *forms: str, form: Callable[[Step], str | None] | None = None) -> Param:
+    return Param(method, name, tuple(forms), form)
+
+
+def arg_form(key: str, forms: Mapping[Any, str] | None = None, default: Any = None) -> Callable[[Step], str | None]:
+    """A ``Param.form`` that reads the step's argument ``key`` (mapped through ``forms``)."""
+
+    def form(step: Step) -> str | None:
+        v = step.arg.get(key, default)
+        return forms.get(v, str(v)) if forms is not None else str(v)
+
+    return form
 
 
 @dataclass(frozen=True)
@@ -47,6 +77,8 @@ class Primitive:
     # A dedicated preparation (steps, then the step under test) for primitives that the random
     # preparation almost never sets up; drawn for three examples in four.
     setup: Callable[[st.DrawFn, View, PrimFuncSpec], tuple[tuple[Step, ...], Step]] | None = None
+    # The whole signature drawn: every parameter of every Schedule method the step calls.
+    params: tuple[Param, ...] = ()
 
 
 _REGISTRY: dict[str, Primitive] = {}
@@ -73,7 +105,7 @@ def apply_step(sch: Any, step: Step) -> str:
     prim = _REGISTRY.get(step.prim)
     if prim is None:
         raise StepNotApplicable(f"unknown primitive {step.prim!r}")
-    return prim.apply(sch, step)
+    return prim.apply(sch, resolve_step(sch, step))
 
 
 def apply_steps(sch: Any, steps: tuple[Step, ...] | list[Step]) -> list[str]:

@@ -15,10 +15,12 @@ from passcheck.tir.schedule.step import Step
 from passcheck.tir.schedule.view import ScheduleExample, View
 
 # Preparation for a primitive under test: structural moves that create the shapes other
-# primitives need (tiles, fused nests, separated inits, caches). The order is drawn from, so
-# it is part of every seed's examples.
+# primitives need (tiles, fused nests, separated inits, caches, partitions, factored and
+# reindexed blocks -- the view tracks what each makes, so the step under test can target it).
+# The order is drawn from, so it is part of every seed's examples.
 PREPARATION = ("split", "fuse", "reorder", "compute_at", "reverse_compute_at", "cache_read", "cache_write",
-               "decompose_reduction", "compute_inline", "blockize", "sample_perfect_tile")
+               "decompose_reduction", "compute_inline", "blockize", "sample_perfect_tile", "loop_partition",
+               "reindex", "rfactor")
 
 
 def default_sequence() -> tuple[str, ...]:
@@ -26,12 +28,16 @@ def default_sequence() -> tuple[str, ...]:
     return tuple(n for n, p in PRIMITIVES.items() if not p.unsafe and not p.gpu_only)
 
 
+# Arguments of the odd forms (a refusal expected, or a rare corner) that preparation leaves
+# out: they are for the primitive under test, not for the moves that set it up.
+_ODD = ("other", "other_loop", "third", "disable_predication", "by_name", "buffer_as", "consumers")
+
+
 def _tame(step: Step) -> Step:
-    """Preparation uses only the ordinary form of a step (index=-1 for compute_at-like steps):
-    odd arguments are for the primitive under test, not for the moves that set it up."""
-    if "index" in step.arg:
-        return Step(step.prim, step.block, step.loops, tuple((k, -1 if k == "index" else v) for k, v in step.args))
-    return step
+    """Preparation uses only the ordinary form of a step (index=-1 for compute_at-like steps,
+    no loops of other nests, no consumer lists)."""
+    args = tuple((k, -1 if k == "index" else v) for k, v in step.args if k not in _ODD)
+    return step if args == step.args else Step(step.prim, step.block, step.loops, args)
 
 
 def _steps(draw: st.DrawFn, view: View, names: tuple[str, ...], n: int,

@@ -8,7 +8,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from passcheck.tir.schedule.drawing import pick_loop, pick_stage
-from passcheck.tir.schedule.registry import Primitive, register_primitive
+from passcheck.tir.schedule.registry import Primitive, arg_form, param, register_primitive
 from passcheck.tir.schedule.step import Step, get_block, loop_at, name_of
 from passcheck.tir.schedule.view import View
 
@@ -32,18 +32,25 @@ def _loop_kind_apply(method: str) -> Callable[[Any, Step], str]:
     return apply_loop_kind
 
 
+def _loop_param(method: str) -> tuple[Any, ...]:
+    return (param(method, "loop", "any loop of the block's nest"),)
+
+
 register_primitive(Primitive("vectorize", _loop_kind_draw("vectorize", "inner"), _loop_kind_apply("vectorize"),
-                             "vectorize a loop"))
+                             "vectorize a loop", params=_loop_param("vectorize")))
 register_primitive(Primitive("parallel", _loop_kind_draw("parallel", "S"), _loop_kind_apply("parallel"),
-                             "parallelize a loop"))
+                             "parallelize a loop", params=_loop_param("parallel")))
 register_primitive(Primitive("unroll", _loop_kind_draw("unroll", None), _loop_kind_apply("unroll"),
-                             "unroll a loop"))
+                             "unroll a loop", params=_loop_param("unroll")))
+
+
+THREAD_AXES = ("blockIdx.x", "threadIdx.x", "threadIdx.y", "vthread.x", "blockIdx.y", "threadIdx.z", "vthread.y")
 
 
 def _draw_bind(draw: st.DrawFn, view: View) -> Step:
     s = pick_stage(draw, view)
     return Step("bind", s.name, (pick_loop(draw, s, "S"),),
-                (("thread", draw(st.sampled_from(("blockIdx.x", "threadIdx.x", "threadIdx.y", "vthread.x")))),))
+                (("thread", draw(st.sampled_from(THREAD_AXES))),))
 
 
 def _apply_bind(sch: Any, step: Step) -> str:
@@ -55,4 +62,6 @@ def _apply_bind(sch: Any, step: Step) -> str:
 
 
 register_primitive(Primitive("bind", _draw_bind, _apply_bind,
-                             "bind a loop to a GPU thread axis (checked symbolically only)", executable=False))
+                             "bind a loop to a GPU thread axis (checked symbolically only)", executable=False,
+                             params=(*_loop_param("bind"),
+                                     param("bind", "thread_axis", *THREAD_AXES, form=arg_form("thread")))))

@@ -1,0 +1,85 @@
+"""TVM bugs reached only through what issue 21 made drawable -- a form of a primitive's whole
+signature (a list of blocks, a buffer given by name, an index, a non-injective index map), a
+block an earlier step made (a partition, a decomposed reduction, a loop another block shares),
+a kernel that branches -- kept in tests/tir/test_tvm_bugs_forms.py."""
+
+from passcheck.tir.known_bugs.patterns import (
+    ILL_FORMED,
+    SCHEDULE,
+    UNINIT,
+    WRONG_VALUES,
+    bug,
+    call,
+    raised,
+    violated,
+)
+
+FILE = "test_tvm_bugs_forms"
+RAISES = ("transformation_does_not_raise",)
+EXEC = ("equivalent_by_execution",)
+READS = (*EXEC, "reads_initialised")
+GARBAGE = f"{WRONG_VALUES}|{UNINIT}"
+
+bug(FILE, "test_blockize_of_blocks_with_reduction_loops_outside_fails_internally",
+    "blockize of a list of blocks whose loops outside are reduction loops (a reduction, a softmax's max and exp): "
+    "InternalError 'has_outer_reduction == false' instead of a ScheduleError",
+    ("blockize", SCHEDULE), RAISES, raised("blockize", r"has_outer_reduction == false"))
+bug(FILE, "test_blockize_of_a_list_of_one_block_fails_internally",
+    "blockize([block]): InternalError 'A SeqStmt of length 1 is prohibited' (the list's SeqStmt is not flattened)",
+    ("blockize", SCHEDULE), RAISES, raised("blockize", r"A SeqStmt of length 1 is prohibited"))
+bug(FILE, "test_blockize_of_blocks_that_are_not_consecutive_fails_internally",
+    "blockize of a list of blocks with another block between them: InternalError 'Target blocks must be "
+    "consecutive!' instead of a ScheduleError",
+    ("blockize", SCHEDULE), RAISES, raised("blockize", r"Target blocks must be consecutive"))
+bug(FILE, "test_blockize_of_a_list_raises_an_index_error",
+    "blockize of a list of three blocks after a fuse of the middle one's loops: IndexError 'Index 4 out of "
+    "bounds 4'",
+    ("blockize", SCHEDULE), RAISES, raised("blockize", r"Index \d+ out of bounds \d+"))
+bug(FILE, "test_blockize_of_a_decomposed_reduction_and_its_consumer_drops_the_init",
+    "blockize of a list holding a reduction's update block (after decompose_reduction) and its consumer: the "
+    "init block disappears, the update reads its accumulator uninitialised",
+    ("blockize", SCHEDULE), READS, violated(GARBAGE, "decompose_reduction", call("blockize", r"\[")))
+bug(FILE, "test_compute_at_rejects_an_out_of_range_index_with_an_internal_error",
+    "compute_at with an index outside the valid insertion points: InternalError 'Valid index', not a "
+    "ScheduleError (reverse_compute_at's twin)",
+    ("compute_at", SCHEDULE), RAISES, raised("compute_at", "Valid index:"))
+bug(FILE, "test_cache_inplace_of_a_buffer_given_by_name_raises_an_assertion",
+    "cache_inplace with the in-place buffer given by its name (the str form of read_buffer_index): the Python "
+    "wrapper finds it among the writes and raises AssertionError 'Expected buffer to be read buffer'",
+    ("cache_inplace", SCHEDULE), RAISES, raised("cache_inplace", "Expected buffer to be read buffer"))
+bug(FILE, "test_read_at_of_a_legalized_int64_reshape_fails_internally",
+    "read_at of LegalizeOps' int64 reshape: InternalError 'Loop variable's dtype (T.int32) is narrower than that "
+    "of min or extent (T.int64)'",
+    ("read_at", SCHEDULE), RAISES, raised("read_at", r"Loop variable's dtype \(T\.int32\) is narrower"))
+bug(FILE, "test_transform_layout_assuming_injectivity_with_a_pad_value_fails_internally",
+    "transform_layout with assume_injective_transform=True and a pad_value: RuntimeError 'Back optional access'",
+    ("transform_layout", SCHEDULE), RAISES, raised("transform_layout", "Back optional access"))
+bug(FILE, "test_transform_layout_accepts_a_non_injective_index_map",
+    "transform_layout accepts an index map that sends two indices to one element (i -> i // 2) without "
+    "assume_injective_transform: both write the same element, the kernel computes wrong values",
+    ("transform_layout", SCHEDULE), EXEC, violated(WRONG_VALUES, call("transform_layout", r"\('collapse'")))
+bug(FILE, "test_write_at_after_loop_partition_copies_back_what_is_not_written_yet",
+    "write_at in a piece of a loop_partition: the piece declares the whole partition's region, so the copy "
+    "back under the loop copies elements later iterations have not written yet",
+    ("write_at", SCHEDULE), READS, violated(GARBAGE, "loop_partition", "write_at"))
+bug(FILE, "test_merge_of_a_loop_with_itself_duplicates_the_nest",
+    "merge given a loop twice (a block computed at another's loop, merged with it): the nest is duplicated, "
+    "verify_well_formed rejects the second definition of its loop vars",
+    ("merge", SCHEDULE), ("well_formed_before_after",), violated(ILL_FORMED, "compute_at|reverse_compute_at",
+                                                                  "merge"))
+bug(FILE, "test_merge_of_a_block_with_the_copy_it_reads_runs_it_first",
+    "merge of a block's loop with the loop of the cache it reads through: the block comes first and reads the "
+    "cache before the copy fills it",
+    ("merge", SCHEDULE), READS, violated(GARBAGE, "cache_read|reindex|reindex_cache_read", "merge"),
+    ir=r"\bmerge\('(\w+)', loops=\[\d+\], other='\1<\d+'")
+bug(FILE, "test_decompose_padding_at_a_loop_a_consumer_shares_drops_the_consumer",
+    "decompose_padding at a (fused) loop that a consumer was moved under by reverse_compute_at: the consumer "
+    "is dropped, the output never written",
+    ("decompose_padding", SCHEDULE), EXEC, violated(WRONG_VALUES, "reverse_compute_at", "decompose_padding"))
+bug(FILE, "test_fuse_reduction_epilogue_of_a_join_reads_the_other_branch_too_early",
+    "fuse_reduction_epilogue of an epilogue that also reads a block computed after the reduction (a join of two "
+    "branches): the fused reduction reads that block before it is computed",
+    ("fuse_reduction_epilogue", SCHEDULE), READS, violated(GARBAGE, "fuse_reduction_epilogue"),
+    # the epilogue (a block reading two regions) is the one the step names
+    ir=r'T\.sblock\("(\w+)"\)(?:(?!T\.sblock\().)*?T\.reads\([^\n]*\], \w+\[.*'
+       r"\bfuse_reduction_epilogue\('\w+', epilogue='\1'")

@@ -1,0 +1,184 @@
+"""TVM 0.27 bugs that only the whole signatures, the steps on made blocks and the branching
+kernels of issue 21 reach: each drawn form here was never drawn before.
+
+Expected findings: see tvm_bug_repros.py for what these tests promise, TVM_BUGS.md for the list.
+Triage, TVM's bug or a misuse, is in each docstring.
+"""
+
+from __future__ import annotations
+
+import passcheck.properties.tir_generic as G
+from tvm_bug_repros import case_of, known_violation
+
+from passcheck.tir.kernels import PrimFuncSpec
+from passcheck.tir.schedule import Step
+
+RED = PrimFuncSpec("reduce", (4, 3), (("axes", (1,)), ("op", "sum")), "int32")
+
+
+def _blockize(*blocks: str) -> Step:
+    return Step("blockize", blocks[0], (), (("blocks", blocks), ("preserve_unit_iters", True)))
+
+
+def test_blockize_of_blocks_with_reduction_loops_outside_fails_internally() -> None:
+    """blockize(list of blocks) requires no reduction loop outside the blocks. That it is a
+    restriction is documented in the source; that it is checked with ICHECK (InternalError)
+    rather than reported as a ScheduleError is TVM's bug: a caller cannot tell a refusal from a
+    crash of the primitive. Found on a softmax by a first user of the list form (issue 21)."""
+    case = case_of("blockize", RED, _blockize("red"))
+    assert "has_outer_reduction == false" in known_violation(G.transformation_does_not_raise, case)
+    softmax = PrimFuncSpec("legalized", (2, 3), (("op", "softmax"),), "int64")
+    case = case_of("blockize", softmax, _blockize("T_softmax_maxelem", "T_softmax_exp"))
+    assert "has_outer_reduction == false" in known_violation(G.transformation_does_not_raise, case)
+
+
+def test_blockize_of_a_list_of_one_block_fails_internally() -> None:
+    """blockize([b]) is a valid call (the signature takes a list; one block is a list) and the
+    same as blockize of b's outermost loop. TVM builds a SeqStmt of the list's blocks without
+    flattening it and its constructor rejects length 1: TVM's bug (cache_index has the same)."""
+    spec = PrimFuncSpec("elementwise", (4,), (("depth", 1),), "int32")
+    case = case_of("blockize", spec, _blockize("ew0"))
+    assert "A SeqStmt of length 1 is prohibited" in known_violation(G.transformation_does_not_raise, case)
+    # Two blocks are fine.
+    two = PrimFuncSpec("elementwise", (4,), (("depth", 2),), "int32")
+    G.transformation_does_not_raise(case_of("blockize", two, _blockize("ew0", "ew1")))
+
+
+def test_blockize_of_blocks_that_are_not_consecutive_fails_internally() -> None:
+    """The blocks of a list must be consecutive siblings: a misuse, but one TVM reports with an
+    ICHECK (InternalError), not a ScheduleError -- TVM's bug in how it refuses. Found in a
+    kernel that branches (use1 is not next to shared)."""
+    spec = PrimFuncSpec("fanout", (3, 3), (), "int32")
+    case = case_of("blockize", spec, _blockize("shared", "use1"))
+    assert "Target blocks must be consecutive" in known_violation(G.transformation_does_not_raise, case)
+
+
+def test_blockize_of_a_list_raises_an_index_error() -> None:
+    """Three consecutive blocks, the middle one's three inner loops fused first: TVM indexes an
+    array past its end (IndexError). TVM's bug."""
+    spec = PrimFuncSpec("pool", (1, 5, 5, 17), (("op", "max"), ("kernel", (2, 2)), ("stride", (2, 3)),
+                                                ("padding", (0, 1))), "int64", prologue=True)
+    case = case_of("blockize", spec, Step("fuse", "pad", (3,), (("count", 3), ("preserve_unit_iters", True))),
+                   Step("blockize", "pre", (), (("blocks", ("pre", "pad", "pool")), ("preserve_unit_iters", False))),
+                   prefix=1)
+    assert "out of bounds" in known_violation(G.transformation_does_not_raise, case)
+
+
+def test_blockize_of_a_decomposed_reduction_and_its_consumer_drops_the_init() -> None:
+    """decompose_reduction, then blockize([red_update, post]): the outer block holds the update
+    and the consumer, and red_init is simply gone -- the update accumulates into memory nobody
+    initialised. TVM's bug (a valid call: consecutive blocks, no reduction loop outside)."""
+    spec = PrimFuncSpec("reduce", (2, 2), (("axes", (1,)), ("op", "max")), "int32", epilogue=True,
+                        epilogue_op="clip")
+    case = case_of("blockize", spec, Step("decompose_reduction", "red", (1,)), _blockize("red", "post"), prefix=1)
+    assert "computes different values" in known_violation(G.equivalent_by_execution, case)
+    assert "reads red[0]" in known_violation(G.reads_initialised, case)
+
+
+def test_compute_at_rejects_an_out_of_range_index_with_an_internal_error() -> None:
+    """compute_at's `index` must lie in the valid insertion points or be -1/-2: an index out of
+    that range is the caller's mistake, reported with an InternalError instead of a
+    ScheduleError (TVM's bug, shared with reverse_compute_at). index=1 was not drawn before."""
+    spec = PrimFuncSpec("elementwise", (4,), (("depth", 2),), "int32")
+    case = case_of("compute_at", spec, Step("compute_at", "ew0", (0,), (("target", "ew1"), ("index", 1))))
+    assert "Valid index:" in known_violation(G.transformation_does_not_raise, case)
+
+
+def test_cache_inplace_of_a_buffer_given_by_name_raises_an_assertion() -> None:
+    """cache_inplace's read_buffer_index accepts a buffer name. For the in-place buffer (read and
+    written by the block: the point of cache_inplace) the Python wrapper looks the name up among
+    the writes first and asserts it is a read buffer: TVM's bug. The index form applies."""
+    steps = (Step("decompose_reduction", "red", (0,)),
+             Step("cache_inplace", "red", (), (("buffer", 0), ("scope", "local"), ("inplace", True),
+                                               ("buffer_as", "name"))))
+    case = case_of("cache_inplace", RED, *steps, prefix=1)
+    assert "Expected buffer to be read buffer" in known_violation(G.transformation_does_not_raise, case)
+
+
+def test_read_at_of_a_legalized_int64_reshape_fails_internally() -> None:
+    """read_at of LegalizeOps' int64 reshape (its loops are int64, one index is an int32
+    expression): the cache loop gets an int32 var with int64 bounds, an ICHECK fails. TVM's bug."""
+    spec = PrimFuncSpec("legalized", (6, 10, 10), (("op", "reshape"), ("new_shape", (15, 40))), "int64")
+    case = case_of("read_at", spec, Step("read_at", "T_reshape", (0,), (("buffer", 0), ("scope", "global"))))
+    assert "is narrower than" in known_violation(G.transformation_does_not_raise, case)
+
+
+def test_transform_layout_assuming_injectivity_with_a_pad_value_fails_internally() -> None:
+    """assume_injective_transform=True says the map is injective (here the identity, which is);
+    with a pad_value TVM then dereferences an empty Optional (RuntimeError 'Back optional
+    access'). TVM's bug: the two parameters were never drawn together before."""
+    spec = PrimFuncSpec("elementwise", (3,), (("depth", 2),), "int32")
+    case = case_of("transform_layout", spec, Step("transform_layout", "ew0", (), (
+        ("kind", "write"), ("buffer", 0), ("map", ("permute", (0,))), ("pad_value", 0.0), ("assume_injective", True))))
+    assert "Back optional access" in known_violation(G.transformation_does_not_raise, case)
+
+
+def test_transform_layout_accepts_a_non_injective_index_map() -> None:
+    """The map i -> i // 2 sends two elements to one. assume_injective_transform defaults to
+    False, i.e. TVM checks injectivity -- and accepts this map: both elements are written to one
+    place and one is lost. TVM's bug (a misuse would be refused with a ScheduleError)."""
+    spec = PrimFuncSpec("elementwise", (4,), (("depth", 2),), "int32", seed=3)
+    case = case_of("transform_layout", spec, Step("transform_layout", "ew0", (), (
+        ("kind", "write"), ("buffer", 0), ("map", ("collapse", 0, 2)), ("pad_value", None))))
+    assert "computes different values" in known_violation(G.equivalent_by_execution, case)
+
+
+def test_write_at_after_loop_partition_copies_back_what_is_not_written_yet() -> None:
+    """A piece of a loop_partition declares the whole partition's region as what each instance
+    reads and writes. write_at under the piece's loop then copies that whole region back at
+    every iteration, reading cache elements later iterations have not written. TVM's bug (in
+    loop_partition's regions or in write_at's use of them); the copy in the last iteration
+    makes the buffer right again only where nothing read it in between."""
+    spec = PrimFuncSpec("elementwise", (6, 4), (("depth", 1),), "int32", prologue=True)
+    case = case_of("write_at", spec, Step("loop_partition", "pre", (0,), (("factors", (None, 4)),)),
+                   Step("write_at", "pre%1", (1,), (("buffer", 0), ("scope", "global"))), prefix=1)
+    assert "computes different values" in known_violation(G.equivalent_by_execution, case)
+    assert "reads pre_global" in known_violation(G.reads_initialised, case)
+
+
+def test_merge_of_a_loop_with_itself_duplicates_the_nest() -> None:
+    """rfactor, the rf-block computed at the write-back's outer loop, then merge of three loops
+    two of which are that one loop: the nest is emitted twice, verify_well_formed rejects the
+    second definition of its loop vars. TVM's bug (it does not check that the loops are
+    distinct; a plain merge of a loop with itself segfaults, kept in the crashes file)."""
+    spec = PrimFuncSpec("pool", (1, 2, 3, 3), (("op", "avg"), ("kernel", (1, 1)), ("stride", (3, 2)),
+                                               ("padding", (0, 0))), "int32", prologue=True, seed=120)
+    case = case_of("merge", spec, Step("rfactor", "pool", (4,), (("factor_axis", -2),)),
+                   Step("compute_at", "pool+rf", (0,), (("target", "pool"),)),
+                   Step("merge", "pre", (0,), (("other", "pool+rf"), ("third", "pool"))), prefix=2)
+    assert "verify_well_formed rejects" in known_violation(G.well_formed_before_after, case)
+
+
+def test_merge_of_a_block_with_the_copy_it_reads_runs_it_first() -> None:
+    """merge(loop of post, loop of the cache post reads through): the merged loop runs post
+    before the copy, which fills the cache only afterwards. TVM's bug, the one of the two merge
+    repros in the wrong-results file (merge does not respect the dependence between nests),
+    reached through a block an earlier step made."""
+    spec = PrimFuncSpec("elementwise", (6,), (("depth", 1),), "int32", epilogue=True)
+    case = case_of("merge", spec, Step("cache_read", "post", (), (("buffer", 0), ("scope", "local"))),
+                   Step("merge", "post", (0,), (("other", "post<0"),)), prefix=1)
+    assert "computes different values" in known_violation(G.equivalent_by_execution, case)
+    assert "reads ew0_local" in known_violation(G.reads_initialised, case)
+
+
+def test_decompose_padding_at_a_loop_a_consumer_shares_drops_the_consumer() -> None:
+    """post moved under pad's loop (reverse_compute_at), their loops fused, then
+    decompose_padding of pad at the fused loop: the fill and the copy are emitted, post is not
+    -- the output is never written. TVM's bug (without the fuse it raises the kept
+    'in_bound_filling_pos' InternalError instead)."""
+    spec = PrimFuncSpec("pad", (4, 4), (("pads", ((0, 0), (0, 2))),), "int64", epilogue=True, epilogue_op="bias")
+    case = case_of("decompose_padding", spec,
+                   Step("reverse_compute_at", "post", (1,), (("target", "pad"),)),
+                   Step("fuse", "post", (0,), (("count", 2), ("preserve_unit_iters", True))),
+                   Step("decompose_padding", "pad", (0,)), prefix=2)
+    assert "24 of 24 elements differ" in known_violation(G.equivalent_by_execution, case)
+
+
+def test_fuse_reduction_epilogue_of_a_join_reads_the_other_branch_too_early() -> None:
+    """join = red + side, side computed after red: fusing join into red computes it where red
+    runs, before side exists. The primitive checks the epilogue's form, not that its other
+    inputs are ready there: TVM's bug, reached only in a kernel that branches."""
+    spec = PrimFuncSpec("reduce_beside", (3, 4, 5), (("op", "max"),), "int32", seed=2)
+    case = case_of("fuse_reduction_epilogue", spec, Step("fuse_reduction_epilogue", "red", (), (("epilogue", "join"),)))
+    assert "computes different values" in known_violation(G.equivalent_by_execution, case)
+    assert "reads side" in known_violation(G.reads_initialised, case)
