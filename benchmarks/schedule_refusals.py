@@ -41,7 +41,7 @@ def draw_examples(strategy: Any, n: int, seed: int) -> list[Any]:
     def body(example: Any) -> None:
         out.append(example)
 
-    body._hypothesis_internal_use_seed = seed  # type: ignore[attr-defined]
+    setattr(body, "_hypothesis_internal_use_seed", seed)  # noqa: B010 - Hypothesis reads it; the seed of the run
     body()
     return out
 

@@ -8,8 +8,7 @@ loops first, each allocation followed by a fill loop) pre-filled with a finite m
 with the spec (``marker``), once with NaN. A schedule that reads an element nobody wrote then
 changes the result the same way every time -- a finite marker where NaN would vanish (a
 ``max``, a comparison), NaN where the marker would be clipped away -- instead of whatever the
-stack or the workspace pool held, which is often a value from an earlier run that happens to
-be right.
+stack or the workspace pool held (often an earlier run's value that happens to be right).
 
 Comparison: when no step may reassociate a reduction, the scheduled float32 output must equal
 the unscheduled float32 output bit for bit (NaN where NaN). Otherwise it must lie within a
