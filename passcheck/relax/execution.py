@@ -6,6 +6,9 @@ and linked with ``ld`` instead of being JIT-compiled: TVM's LLVM JIT generates m
 at the most aggressive codegen level whatever the target says, which made the JIT 70% of
 an example's time; object emission honours opt-level 0 (measured: 80 ms -> 22 ms on a
 five-kernel module). Without a linker we fall back to the JIT.
+
+In a run's worker, a module's kernels come from the run's kernel cache (``kernels``): each
+PrimFunc is compiled once per run, and a module is linked from the kernels it calls.
 """
 
 from __future__ import annotations
@@ -52,7 +55,7 @@ def _link_command() -> list[str] | None:
     return cmd + ["{objects}"]
 
 
-def _fast_link(output: str, objects: list[str], options: Any = None, cc: Any = None, cwd: Any = None,
+def fast_link(output: str, objects: list[str], options: Any = None, cc: Any = None, cwd: Any = None,
                ccache_env: Any = None) -> None:
     base = _link_command()
     assert base is not None
@@ -70,7 +73,7 @@ def _fast_link(output: str, objects: list[str], options: Any = None, cc: Any = N
     subprocess.run(cmd[:2] + ["-o", output] + cmd[2:], check=True, capture_output=True)
 
 
-_fast_link.output_format = "so"  # type: ignore[attr-defined]
+fast_link.output_format = "so"  # type: ignore[attr-defined]
 
 
 def load_executable(ex: Any) -> Any:
@@ -81,14 +84,14 @@ def load_executable(ex: Any) -> Any:
         return ex
     with tempfile.TemporaryDirectory(prefix="passcheck-") as d:
         path = os.path.join(d, "kernels.so")
-        ex.export_library(path, fcompile=_fast_link)
-        with _quiet_stderr():
+        ex.export_library(path, fcompile=fast_link)
+        with quiet_stderr():
             # every such library registers the same blob symbol; TVM warns about the
             # (harmless) override on each load
             return tvm.runtime.load_module(path)
 
 
-class _quiet_stderr:
+class quiet_stderr:
     def __enter__(self) -> None:
         self.saved = os.dup(2)
         devnull = os.open(os.devnull, os.O_WRONLY)
@@ -100,16 +103,97 @@ class _quiet_stderr:
         os.close(self.saved)
 
 
-def compile_relax(mod: Any, pipeline: Any = "default") -> Any:
+def compile_relax(mod: Any, pipeline: Any = "default", whole_on_failure: bool = True) -> Any:
     """``pipeline``: the Relax pipeline tvm.compile runs (a module part-way through the
-    lowering needs only the rest of it)."""
+    lowering needs only the rest of it). A kernel that does not compile raises what
+    ``tvm.compile`` of the whole module raises; ``whole_on_failure=False`` (a batch, which
+    finds its failing modules by halves) raises ``kernels.KernelFailed`` at once instead."""
     import tvm
     from tvm import relax
 
+    from passcheck.relax import kernels
+
+    # The Relax pipeline first, then the PrimFuncs: what tvm.compile does, in two steps so that
+    # the kernels can come from the run's cache (and a failure reads the same either way).
     with timing.stage("lower"):
-        ex = tvm.compile(mod, target=target(), relax_pipeline=pipeline)
+        lowered = relax_lower(mod, pipeline)
+    cache = kernel_cache()
+    ex = None
+    if cache is not None:
+        try:
+            ex = cache.link(lowered, target())
+        except kernels.KernelFailed:
+            if not whole_on_failure:
+                raise
+    if ex is None:
+        ex = _compile_whole(lowered, cache is not None)
     with timing.stage("codegen"):
-        return relax.VirtualMachine(load_executable(ex), tvm.cpu())
+        return relax.VirtualMachine(ex, tvm.cpu())
+
+
+def compile_many(mods: list[Any]) -> list[Any] | None:
+    """Each module compiled through the run's kernel cache: lowered alone (a failure stays its
+    own), the missing kernels of them all compiled together, each linked. For each, its VM or
+    what compiling it raised (``kernels.KernelFailed`` where a kernel does not compile); None
+    where this process has no kernel cache."""
+    import tvm
+    from tvm import relax
+
+    cache = kernel_cache()
+    if cache is None:
+        return None
+    out: list[Any] = [None] * len(mods)
+    lowered: list[tuple[int, Any]] = []
+    for i, mod in enumerate(mods):
+        try:
+            with timing.stage("lower"):
+                lowered.append((i, relax_lower(mod)))
+        except Exception as e:  # noqa: BLE001 - that module's own failure
+            out[i] = e
+    for (i, low), ex in zip(lowered, cache.link_all([low for _, low in lowered], target())):
+        try:
+            if isinstance(ex, Exception):
+                raise ex
+            if ex is None:
+                ex = _compile_whole(low, True)
+            with timing.stage("codegen"):
+                out[i] = relax.VirtualMachine(ex, tvm.cpu())
+        except Exception as e:  # noqa: BLE001 - that module's own failure
+            out[i] = e
+    return out
+
+
+def kernel_cache() -> Any:
+    """The run's kernel cache where this process has one (a run's worker, with a linker)."""
+    from passcheck.relax import kernels
+
+    return kernels.active() if _link_command() is not None else None
+
+
+def _compile_whole(lowered: Any, counted: bool) -> Any:
+    """``tvm.compile`` of a module after the Relax pipeline: the rest of it, every kernel."""
+    import tvm
+
+    from passcheck.relax import kernels
+
+    if counted:
+        timing.count(kernels.WHOLE)
+    with timing.stage("lower"):
+        ex = tvm.compile(lowered, target=target(), relax_pipeline=None)
+    with timing.stage("codegen"):
+        return load_executable(ex)
+
+
+def relax_lower(mod: Any, pipeline: Any = "default") -> Any:
+    """``mod`` after the Relax pipeline, as ``tvm.compile`` runs it for the CPU target."""
+    from tvm import relax
+
+    if isinstance(pipeline, str):
+        pipeline = relax.get_pipeline(pipeline)
+    if pipeline is None:
+        return mod
+    with target():
+        return pipeline(mod)
 
 
 def run_relax(mod: Any, params: list[np.ndarray], func: str = "main", pipeline: Any = "default",
@@ -165,8 +249,48 @@ def run_relax_pair(first: Any, second: Any, params: list[np.ndarray], func: str 
                    tensors: bool = False) -> tuple[list[np.ndarray], list[np.ndarray]]:
     """Outputs of ``first[func]`` and ``second[func]``, compiled as one module: two modules cost
     two fixed compile/link overheads, one merged module ~35% less in total."""
-    vm = compile_relax(merge_modules(first, second))
+    vm = compile_relax(merge_modules(first, second), whole_on_failure=False)  # (on failure: each apart)
     return call_main(vm, func, params, tensors), call_main(vm, "ref_" + func, params, tensors)
+
+
+def same_program(first: Any, second: Any, entry: str = "main") -> bool:
+    """Whether running ``entry`` of both modules runs the same IR: the entry function and every
+    function it reaches are structurally equal, by name, under the same module attributes
+    (what else either module holds does not matter)."""
+    import tvm_ffi
+
+    if first is second:
+        return True
+    a, b = entry_closure(first, entry), entry_closure(second, entry)
+    if a is None or b is None:
+        return bool(tvm_ffi.structural_equal(first, second))
+    return bool(tvm_ffi.structural_equal(a, b))
+
+
+def entry_closure(mod: Any, entry: str) -> Any | None:
+    """The functions ``mod[entry]`` reaches (itself included) as a module with ``mod``'s
+    attributes and global infos (None when ``mod`` has no ``entry``)."""
+    import tvm
+    import tvm_ffi
+    from tvm import ir
+
+    names = {gv.name_hint: gv for gv in mod.get_global_vars()}
+    if entry not in names:
+        return None
+    reached = {entry: names[entry]}
+    todo = [names[entry]]
+    while todo:
+        calls: list[Any] = []
+        tvm_ffi.structural_walk(mod[todo.pop()], [(ir.GlobalVar, calls.append)])
+        for gv in calls:
+            if gv.name_hint not in reached and gv.name_hint in names:
+                reached[gv.name_hint] = names[gv.name_hint]
+                todo.append(names[gv.name_hint])
+    if len(reached) == len(names):
+        return mod
+    attrs = {str(k): mod.attrs[k] for k in mod.attrs.keys()} if mod.attrs is not None else None
+    return tvm.IRModule({gv: mod[gv] for gv in reached.values()}, attrs=attrs,
+                        global_infos=dict(mod.global_infos))
 
 
 def flatten_outputs(out: Any) -> list[np.ndarray]:

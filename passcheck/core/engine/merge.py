@@ -50,6 +50,7 @@ def merge_results(results: list[RunResult]) -> RunResult:
         out.worker_restarts += r.worker_restarts
         out.replayed += r.replayed
         timing.add(out.timings, r.timings)
+        timing.add_counts(out.counts, r.counts)
         for category, items in r.coverage.items():
             mine = out.coverage.setdefault(category, {})
             for item, n in items.items():
