@@ -12,7 +12,7 @@ fold_constant_hangs_on_multiply
 to_mixed_precision_scale_off  # tests/test_to_mixed_precision_bounds.py, by spec
 
 # TVM calls the link callback with these keywords, and reads its output_format attribute
-# (passcheck/relax/execution.py: _fast_link replaces tvm.contrib.cc.create_shared).
+# (passcheck/relax/linking.py: fast_link replaces tvm.contrib.cc.create_shared).
 cc
 ccache_env
 output_format

@@ -183,7 +183,7 @@ class KernelCache:
         so that the others are cached and the failing one is found and remembered (None)."""
         import tvm
 
-        from passcheck.relax import execution
+        from passcheck.relax import linking
 
         self.serial += 1
         tag = f"{os.getpid()}_{self.serial}"
@@ -196,7 +196,7 @@ class KernelCache:
                 lib = tvm.tirx.build(tir_mod, target=target, pipeline="default")
             with timing.stage("codegen"):
                 os.makedirs(lib_dir, exist_ok=True)
-                lib.export_library(path + ".part", fcompile=execution.fast_link)
+                lib.export_library(path + ".part", fcompile=linking.fast_link)
                 os.replace(path + ".part", path)  # complete before any entry names it
         except Exception:  # noqa: BLE001 - told apart below; the module's own compile reports it
             if len(funcs) == 1:
@@ -226,9 +226,9 @@ class KernelCache:
         if mod is None:
             import tvm
 
-            from passcheck.relax import execution
+            from passcheck.relax import linking
 
-            with execution.quiet_stderr():
+            with linking.quiet_stderr():
                 mod = self.loaded[path] = tvm.runtime.load_module(path)
         return mod
 
