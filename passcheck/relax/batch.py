@@ -8,16 +8,17 @@ the case's own ``run``, which then meets the failure alone and reports it as bef
 that does not compile is compiled by halves, so one failing module costs the batch a few
 extra Relax pipelines, not its whole compile.
 
-With the run's kernel cache (``kernels``), a batch is not merged: each module goes through the
-Relax pipeline alone (merging saved little there, and one failing module failed them all), the
-kernels missing from the cache are compiled together, and each module is linked from them.
+With the run's kernel cache (``kernels``), the merged module's kernels come from the cache (the
+batch's missing ones compiled together), a module whose kernel fails is left out of the link
+and the others linked without it, and where the merged Relax pipeline fails each module goes
+through it alone (``execution.compile_many``).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from passcheck.relax import execution, kernels
+from passcheck.relax import execution
 from passcheck.relax.case import RelaxCase
 
 
@@ -49,12 +50,13 @@ def prefetch(cases: list[RelaxCase], modules: list[str]) -> None:
     vms = execution.compile_many([mod for _, _, mod, _ in jobs])
     if vms is None:  # no kernel cache: one merged module, its functions prefixed
         _run(jobs, list(range(len(jobs))), outputs)
-    else:  # each module linked from cached kernels, the batch's new kernels compiled as one
+    else:  # linked from cached kernels, the batch's new kernels compiled as one
         for j, (case, which, mod, _) in enumerate(jobs):
             if isinstance(vms[j], Exception):
                 continue  # left to the case's own run, which raises the same
+            vm, prefix = vms[j]
             try:
-                outputs[j] = execution.call_main(vms[j], case.entry, case.params(), case.tensor_inputs)
+                outputs[j] = execution.call_main(vm, prefix + case.entry, case.params(), case.tensor_inputs)
             except Exception:  # noqa: BLE001 - left to the case's own run, which raises the same
                 continue
             case.ran(which, mod, outputs[j])
@@ -65,17 +67,10 @@ def prefetch(cases: list[RelaxCase], modules: list[str]) -> None:
 
 def _run(jobs: list[tuple[RelaxCase, str, Any, str]], chosen: list[int], outputs: dict[int, list[Any]]) -> None:
     """Compile the chosen jobs as one module and run each; where that module does not compile,
-    the others without the jobs whose kernels failed, or each half apart when the failure names
-    none (a job alone that fails is left to its case)."""
+    each half apart (a job alone that fails is left to its case)."""
     try:
         merged = execution.merge_all([(jobs[j][2], jobs[j][3]) for j in chosen])
-        vm = execution.compile_relax(merged, whole_on_failure=False)
-    except kernels.KernelFailed as e:
-        # (a kernel shared by several jobs is named after the first: the others fail next round)
-        rest = [j for j in chosen if not any(n.startswith(jobs[j][3]) for n in e.names)]
-        if 0 < len(rest) < len(chosen):
-            _run(jobs, rest, outputs)
-        return
+        vm = execution.compile_relax(merged)
     except Exception:  # noqa: BLE001 - each case compiles alone and meets its failure there
         if len(chosen) > 1:
             half = len(chosen) // 2

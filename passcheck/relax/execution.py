@@ -58,16 +58,49 @@ def compile_relax(mod: Any, pipeline: Any = "default", whole_on_failure: bool = 
 
 
 def compile_many(mods: list[Any]) -> list[Any] | None:
-    """Each module compiled through the run's kernel cache: lowered alone (a failure stays its
-    own), the missing kernels of them all compiled together, each linked. For each, its VM or
-    what compiling it raised (``kernels.KernelFailed`` where a kernel does not compile); None
-    where this process has no kernel cache."""
-    import tvm
-    from tvm import relax
+    """Several modules compiled through the run's kernel cache, for each ``(vm, prefix)`` (its
+    functions are ``vm[prefix + name]``) or what compiling it raised (``kernels.KernelFailed``
+    where a kernel does not compile); None where this process has no kernel cache.
+
+    They go through the Relax pipeline as one module (its fixed cost paid once), their missing
+    kernels compiled together; a module whose kernel fails is left out of the link; where the
+    merged Relax pipeline fails, each module goes through it alone, so the failure is its own."""
+    from passcheck.relax import kernels
 
     cache = kernel_cache()
     if cache is None:
         return None
+    prefixes = [f"m{i}_" for i in range(len(mods))]
+    try:
+        with timing.stage("lower"):
+            lowered = relax_lower(merge_all(list(zip(mods, prefixes))))
+    except Exception:  # noqa: BLE001 - some module's own failure: found by lowering each alone
+        return _compile_each(cache, mods)
+    out: list[Any] = [None] * len(mods)
+    keep = prefixes
+    linked = cache.link_all([lowered], target())[0]
+    if isinstance(linked, kernels.KernelFailed):
+        # the modules that call a failing kernel fail; the others link without them
+        keep = []
+        for i, p in enumerate(prefixes):
+            if kernels.reached(lowered, [p]) & set(linked.names):
+                out[i] = linked
+            else:
+                keep.append(p)
+        linked = cache.link_all([kernels.only(lowered, keep)], target())[0] if keep else None
+    if not keep:
+        return out
+    if linked is None or isinstance(linked, Exception):
+        return _compile_each(cache, mods)  # (not linkable as one: each alone, compiled whole)
+    vm = _vm(linked)
+    for i, p in enumerate(prefixes):
+        if out[i] is None:
+            out[i] = (vm, p)
+    return out
+
+
+def _compile_each(cache: Any, mods: list[Any]) -> list[Any]:
+    """``compile_many`` module by module (the missing kernels still compiled together)."""
     out: list[Any] = [None] * len(mods)
     lowered: list[tuple[int, Any]] = []
     for i, mod in enumerate(mods):
@@ -80,13 +113,18 @@ def compile_many(mods: list[Any]) -> list[Any] | None:
         try:
             if isinstance(ex, Exception):
                 raise ex
-            if ex is None:
-                ex = _compile_whole(low, True)
-            with timing.stage("codegen"):
-                out[i] = relax.VirtualMachine(ex, tvm.cpu())
+            out[i] = (_vm(_compile_whole(low, True) if ex is None else ex), "")
         except Exception as e:  # noqa: BLE001 - that module's own failure
             out[i] = e
     return out
+
+
+def _vm(ex: Any) -> Any:
+    import tvm
+    from tvm import relax
+
+    with timing.stage("codegen"):
+        return relax.VirtualMachine(ex, tvm.cpu())
 
 
 def kernel_cache() -> Any:
@@ -196,27 +234,11 @@ def same_program(first: Any, second: Any, entry: str = "main") -> bool:
 def entry_closure(mod: Any, entry: str) -> Any | None:
     """The functions ``mod[entry]`` reaches (itself included) as a module with ``mod``'s
     attributes and global infos (None when ``mod`` has no ``entry``)."""
-    import tvm
-    import tvm_ffi
-    from tvm import ir
+    from passcheck.relax import kernels
 
-    names = {gv.name_hint: gv for gv in mod.get_global_vars()}
-    if entry not in names:
+    if entry not in {gv.name_hint for gv in mod.get_global_vars()}:
         return None
-    reached = {entry: names[entry]}
-    todo = [names[entry]]
-    while todo:
-        calls: list[Any] = []
-        tvm_ffi.structural_walk(mod[todo.pop()], [(ir.GlobalVar, calls.append)])
-        for gv in calls:
-            if gv.name_hint not in reached and gv.name_hint in names:
-                reached[gv.name_hint] = names[gv.name_hint]
-                todo.append(names[gv.name_hint])
-    if len(reached) == len(names):
-        return mod
-    attrs = {str(k): mod.attrs[k] for k in mod.attrs.keys()} if mod.attrs is not None else None
-    return tvm.IRModule({gv: mod[gv] for gv in reached.values()}, attrs=attrs,
-                        global_infos=dict(mod.global_infos))
+    return kernels.only(mod, [entry], exact=True)
 
 
 def flatten_outputs(out: Any) -> list[np.ndarray]:

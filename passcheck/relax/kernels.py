@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from passcheck.core import timing, workdir
+from passcheck.relax import linking
 
 HIT, SHARED, COMPILED, WHOLE = "kernels reused", "kernels from another worker", "kernels compiled", "modules compiled whole"
 
@@ -72,15 +73,16 @@ class KernelCache:
     def link(self, lowered: Any, target: Any) -> Any | None:
         """The executable of ``lowered`` (a module after the Relax pipeline) calling cached
         kernels, compiling the missing ones; None where the module must be compiled whole.
-        Raises ``KernelFailed`` when one of its kernels does not compile."""
+        Raises ``KernelFailed`` when one of its kernels does not compile, and what loading its
+        executable raises."""
         linked = self.link_all([lowered], target)[0]
-        if isinstance(linked, KernelFailed):
+        if isinstance(linked, Exception):
             raise linked
         return linked
 
     def link_all(self, modules: list[Any], target: Any) -> list[Any]:
         """``link`` for several modules, their missing kernels compiled together (one library):
-        for each, its executable, None, or the ``KernelFailed`` it would raise."""
+        for each, its executable, None, or what ``link`` would raise."""
         setting = _setting(target)
         plans: list[Any] = []  # per module: (chosen, missing), None or KernelFailed
         with timing.stage("cache"):
@@ -100,7 +102,8 @@ class KernelCache:
             for gv, func, h in plan[1] if isinstance(plan, tuple) else ():
                 slot[i, gv] = _index(distinct, func, h)
         made = self._build(str(setting), distinct, target) if distinct else []
-        timing.count(HIT, len(slot) - len(distinct))  # (the batch's own repeats: compiled once)
+        if len(slot) > len(distinct):  # the batch's own repeats: compiled once
+            timing.count(HIT, len(slot) - len(distinct))
         out: list[Any] = []
         for i, (mod, plan) in enumerate(zip(modules, plans)):
             if not isinstance(plan, tuple):
@@ -115,8 +118,13 @@ class KernelCache:
             with timing.stage("lower"):
                 ex = _vm_codegen(mod, chosen)
             with timing.stage("codegen"):
+                try:
+                    ex = linking.reload_executable(ex, os.path.join(self.directory, f"executable_{os.getpid()}"))
+                except Exception as e:  # noqa: BLE001 - raised as compiling it whole raises it
+                    out.append(e)
+                    continue
                 for path in dict.fromkeys(k.library for k in chosen.values()):
-                    ex.mod.import_module(self._library(path))
+                    ex.import_module(self._library(path))
             out.append(ex)
         return out
 
@@ -183,8 +191,6 @@ class KernelCache:
         so that the others are cached and the failing one is found and remembered (None)."""
         import tvm
 
-        from passcheck.relax import linking
-
         self.serial += 1
         tag = f"{os.getpid()}_{self.serial}"
         lib_dir = os.path.join(self.directory, "lib")
@@ -224,12 +230,7 @@ class KernelCache:
     def _library(self, path: str) -> Any:
         mod = self.loaded.get(path)
         if mod is None:
-            import tvm
-
-            from passcheck.relax import linking
-
-            with linking.quiet_stderr():
-                mod = self.loaded[path] = tvm.runtime.load_module(path)
+            mod = self.loaded[path] = linking.load(path)
         return mod
 
 
@@ -247,6 +248,38 @@ def active() -> KernelCache | None:
     if _CACHE is None or _CACHE.directory != folder:
         _CACHE = KernelCache(folder)
     return _CACHE
+
+
+def reached(mod: Any, roots: list[str], exact: bool = False) -> set[str]:
+    """Names of the functions of ``mod`` that the functions named ``roots`` reach (themselves
+    included); without ``exact``, a root is every function whose name starts with it."""
+    import tvm_ffi
+    from tvm import ir
+
+    names = {gv.name_hint: gv for gv in mod.get_global_vars()}
+    todo = [n for n in names if (n in roots if exact else any(n.startswith(r) for r in roots))]
+    seen = set(todo)
+    while todo:
+        calls: list[Any] = []
+        tvm_ffi.structural_walk(mod[names[todo.pop()]], [(ir.GlobalVar, calls.append)])
+        for gv in calls:
+            if gv.name_hint not in seen and gv.name_hint in names:
+                seen.add(gv.name_hint)
+                todo.append(gv.name_hint)
+    return seen
+
+
+def only(mod: Any, roots: list[str], exact: bool = False) -> Any:
+    """``mod`` with only what ``reached`` finds from ``roots`` (its attributes and global
+    infos kept); ``mod`` itself when that is all of it."""
+    import tvm
+
+    keep = reached(mod, roots, exact)
+    if len(keep) == len(mod.get_global_vars()):
+        return mod
+    attrs = {str(k): mod.attrs[k] for k in mod.attrs.keys()} if mod.attrs is not None else None
+    return tvm.IRModule({gv: f for gv, f in mod.functions_items() if gv.name_hint in keep}, attrs=attrs,
+                        global_infos=dict(mod.global_infos))
 
 
 def _index(distinct: list[tuple[Any, int]], func: Any, h: int) -> int:

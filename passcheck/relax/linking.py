@@ -58,17 +58,35 @@ fast_link.output_format = "so"  # type: ignore[attr-defined]
 
 def load_executable(ex: Any) -> Any:
     """A runnable module for a compiled executable, linked as a shared object when possible."""
-    import tvm
-
     if link_command() is None:
         return ex
     with tempfile.TemporaryDirectory(prefix="passcheck-") as d:
         path = os.path.join(d, "kernels.so")
         ex.export_library(path, fcompile=fast_link)
-        with quiet_stderr():
-            # every such library registers the same blob symbol; TVM warns about the
-            # (harmless) override on each load
-            return tvm.runtime.load_module(path)
+        return load(path)
+
+
+def reload_executable(ex: Any, path: str) -> Any:
+    """A VM executable (bytecode and constants, no kernels) written to ``path`` and read back:
+    the same save and load of its constants that exporting a whole executable goes through
+    (``load_executable``), so what fails there fails here, in the same words."""
+    ex.mod.write_to_file(path)
+    try:
+        return load(path, executable=True)
+    finally:
+        os.unlink(path)
+
+
+def load(path: str, executable: bool = False) -> Any:
+    """Load a shared library (``executable``: a VM executable file) that this process wrote."""
+    import tvm
+    import tvm_ffi
+
+    loader = tvm_ffi.get_global_func("ffi.Module.load_from_file.relax.VMExecutable") if executable else None
+    with quiet_stderr():
+        # every linked executable registers the same blob symbol; TVM warns about the (harmless)
+        # override on each load. (One line loads either kind: a failure quotes the same place.)
+        return loader(path) if loader is not None else tvm.runtime.load_module(path)
 
 
 class quiet_stderr:
