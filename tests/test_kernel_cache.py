@@ -220,6 +220,18 @@ def test_a_batch_links_every_module_but_the_failing_ones(run_dir: Path) -> None:
         np.testing.assert_allclose(outs[0], want, rtol=1e-6)
 
 
+def test_a_module_without_kernels_is_linked_first_thing(run_dir: Path) -> None:
+    """A worker's first module may call no kernel at all (everything folded to constants)."""
+    from tvm import relax
+
+    bb = relax.BlockBuilder()
+    x = relax.Var("x", relax.TensorType((2,), "float32"))
+    with bb.function("main", [x]):
+        bb.emit_func_output(relax.const(np.arange(3, dtype="float32")))
+    outs, counts = _run(bb.get(), np.ones(2, "float32"))
+    assert _same(outs, [np.arange(3, dtype="float32")]) and counts == {}
+
+
 def test_a_module_the_cache_cannot_link_is_compiled_whole(run_dir: Path) -> None:
     x = np.linspace(-2, 2, 4, dtype="float32")
     mod = _module(["add", "relu"]).with_attr("passcheck_note", "module attributes: linked by the VM")

@@ -64,6 +64,7 @@ class KernelCache:
 
     def __init__(self, directory: str) -> None:
         self.directory = directory
+        os.makedirs(directory, exist_ok=True)
         self.known: dict[tuple[str, int], list[Kernel]] = {}
         self.failed: dict[tuple[str, int], list[Any]] = {}  # PrimFuncs whose compile raised
         self.read: set[str] = set()  # entry files already read
