@@ -69,6 +69,8 @@ class KernelCache:
         self.failed: dict[tuple[str, int], list[Any]] = {}  # PrimFuncs whose compile raised
         self.read: set[str] = set()  # entry files already read
         self.loaded: dict[str, Any] = {}  # library path -> runtime module
+        # names this process gives its libraries and symbols (a later worker may get its pid)
+        self.tag = f"{os.getpid()}_{os.urandom(4).hex()}"
         self.serial = 0
 
     def link(self, lowered: Any, target: Any) -> Any | None:
@@ -193,7 +195,7 @@ class KernelCache:
         import tvm
 
         self.serial += 1
-        tag = f"{os.getpid()}_{self.serial}"
+        tag = f"{self.tag}_{self.serial}"
         lib_dir = os.path.join(self.directory, "lib")
         path = os.path.join(lib_dir, f"{tag}.so")
         made = [Kernel(func, h, f"pck_{h:016x}_{tag}_{i}", path) for i, (func, h) in enumerate(funcs)]
