@@ -32,11 +32,9 @@ def target() -> Any:
 def compile_relax(mod: Any, pipeline: Any = "default", whole_on_failure: bool = True) -> Any:
     """``pipeline``: the Relax pipeline tvm.compile runs (a module part-way through the
     lowering needs only the rest of it). A kernel that does not compile raises what
-    ``tvm.compile`` of the whole module raises; ``whole_on_failure=False`` (a batch, which
-    finds its failing modules by halves) raises ``kernels.KernelFailed`` at once instead."""
-    import tvm
-    from tvm import relax
-
+    ``tvm.compile`` of the whole module raises; ``whole_on_failure=False`` (modules merged to
+    be compiled at once, compiled apart when that fails) raises ``kernels.KernelFailed`` at
+    once instead."""
     from passcheck.relax import kernels
 
     # The Relax pipeline first, then the PrimFuncs: what tvm.compile does, in two steps so that
@@ -51,10 +49,7 @@ def compile_relax(mod: Any, pipeline: Any = "default", whole_on_failure: bool = 
         except kernels.KernelFailed:
             if not whole_on_failure:
                 raise
-    if ex is None:
-        ex = _compile_whole(lowered, cache is not None)
-    with timing.stage("codegen"):
-        return relax.VirtualMachine(ex, tvm.cpu())
+    return _vm(_compile_whole(lowered, cache is not None) if ex is None else ex)
 
 
 def compile_many(mods: list[Any]) -> list[Any] | None:
