@@ -38,7 +38,6 @@ class RelaxCase(Case):
         self.transform: Any = None
         self.extras: dict[str, Any] = spec.extras
         self._runs: list[tuple[Any, list[np.ndarray]]] = []
-        self._failed: dict[str, Exception] = {}  # what running a module raised, by name
         # modules whose outputs the subject's properties always need together: compiled as one
         self.co_run: dict[str, str] = {}
         # modules part-way through tvm.compile's lowering (a pass sequence's), by name: the Relax
@@ -70,13 +69,13 @@ class RelaxCase(Case):
         """Compile ``built``/``before``/``after`` (or a stage name) and run it on ``params()``.
         A module that does not compile or run raises the same exception to every property
         that asks (it is compiled once)."""
-        failed = self._failed.get(which)
+        failed = self._memo.get(("raised", which))
         if failed is not None:
             raise failed
         try:
             return self.memo(("run", which), lambda: self._run(which))
         except Exception as e:
-            self._failed[which] = e
+            self._memo[("raised", which)] = e
             raise
 
     def _run(self, which: str) -> list[np.ndarray]:
