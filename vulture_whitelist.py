@@ -12,7 +12,7 @@ fold_constant_hangs_on_multiply
 to_mixed_precision_scale_off  # tests/test_to_mixed_precision_bounds.py, by spec
 
 # TVM calls the link callback with these keywords, and reads its output_format attribute
-# (passcheck/relax/execution.py: _fast_link replaces tvm.contrib.cc.create_shared).
+# (passcheck/relax/linking.py: fast_link replaces tvm.contrib.cc.create_shared).
 cc
 ccache_env
 output_format
@@ -46,3 +46,7 @@ vthread_only
 # TVM's pass instrumentation calls this hook by name (passcheck/tir/gpu/build.py: _StopAtSplit).
 should_run
 run_before_pass  # tests/gpu/test_tvm_bugs_gpu_launch.py: what VerifyMemory is given
+
+# Relax functions of TVMScript modules in tests/test_kernel_cache.py: the module holds them by name.
+dynamic
+unused

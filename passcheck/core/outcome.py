@@ -55,6 +55,7 @@ class ExampleResult:
     # build status): reports that tabulate examples read them (``RunResult.example_notes``).
     notes: dict[str, str] = field(default_factory=dict)
     timings: dict[str, float] = field(default_factory=dict)  # stage -> seconds (core.timing)
+    counts: dict[str, int] = field(default_factory=dict)  # event -> times (core.timing.count)
     coverage: dict[str, tuple[str, ...]] = field(default_factory=dict)  # what it exercised, by category
 
     @property

@@ -12,6 +12,9 @@ say how busy the machine was.
 Stage names in use: generate (drawing, in the runner), build, prerequisites, pass, lower
 (Relax and TIR lowering, TVM's passes), codegen (LLVM machine code, linking, loading), run,
 reference, z3, check (the rest of the properties' own work).
+
+Beside the stages, ``count("name")`` tallies events of the example (the kernel cache's hits and
+misses); a collection holds them in its ``counts``.
 """
 
 from __future__ import annotations
@@ -21,9 +24,18 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+
+class Spent(dict[str, float]):
+    """Stage -> CPU seconds, and ``counts``: event -> how many times."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.counts: dict[str, int] = {}
+
+
 # One collection at a time per process: the worker checks one example at a time.
 _stack: list[list[float]] = []  # per open stage: [start, time taken by nested stages]
-_totals: dict[str, float] | None = None
+_totals: Spent | None = None
 
 
 def cpu() -> float:
@@ -51,12 +63,18 @@ def stage(name: str) -> Iterator[None]:
             _stack[-1][1] += spent
 
 
+def count(name: str, n: int = 1) -> None:
+    """Tally ``n`` events ``name`` (outside a ``collect()``, nothing)."""
+    if _totals is not None:
+        _totals.counts[name] = _totals.counts.get(name, 0) + n
+
+
 @contextmanager
-def collect() -> Iterator[dict[str, float]]:
-    """Collect the stages timed inside the block into the dict it yields."""
+def collect() -> Iterator[Spent]:
+    """Collect the stages timed (and the events counted) inside the block into what it yields."""
     global _totals
     saved, saved_stack = _totals, list(_stack)
-    _totals = {}
+    _totals = Spent()
     _stack.clear()
     try:
         yield _totals
@@ -68,3 +86,8 @@ def collect() -> Iterator[dict[str, float]]:
 def add(totals: dict[str, float], more: dict[str, float], scale: float = 1.0) -> None:
     for k, v in more.items():
         totals[k] = totals.get(k, 0.0) + v * scale
+
+
+def add_counts(totals: dict[str, int], more: dict[str, int]) -> None:
+    for k, v in more.items():
+        totals[k] = totals.get(k, 0) + v

@@ -66,6 +66,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="worker processes (default: one per core); the result is the same for every N")
     p.add_argument("--batch", type=int, default=16, metavar="K",
                    help="examples per batch sent to a worker, their modules compiled together (default 16)")
+    p.add_argument("--no-kernel-cache", action="store_true",
+                   help="compile every module from scratch instead of reusing the run's compiled kernels "
+                        "(slower; the result is the same)")
     p.add_argument("--db", default="", metavar="PATH",
                    help="example database: failures are saved and replayed first next time (default "
                         ".passcheck/examples; redis://[USER@]HOST:PORT[/DB] or rediss:// for a shared one, the "
@@ -105,7 +108,8 @@ def _run(ns: argparse.Namespace) -> int:
                        strict_known=ns.strict_known,
                        options=Options(allow_special_values=ns.allow_nan, impl=ns.impl,
                                        drift_findings=ns.drift_findings, extra=extra + variants.extra(ns)),
-                       jobs=ns.jobs, batch=ns.batch, database=None if ns.no_db else ns.db)
+                       jobs=ns.jobs, batch=ns.batch, database=None if ns.no_db else ns.db,
+                       kernel_cache=not ns.no_kernel_cache)
     if ns.corpus:
         from passcheck.integrations.corpus_cli import attach_corpus
 

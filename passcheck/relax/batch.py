@@ -4,7 +4,14 @@ per example, and kernels that several examples share are compiled once.
 
 Each case's functions keep their own names under a prefix, so every example still runs exactly
 its own code; what cannot be done together (a module that fails to compile or to run) is left to
-the case's own ``run``, which then meets the failure alone and reports it as before.
+the case's own ``run``, which then meets the failure alone and reports it as before. A batch
+that does not compile is compiled by halves, so one failing module costs the batch a few
+extra Relax pipelines, not its whole compile.
+
+With the run's kernel cache (``kernels``), the merged module's kernels come from the cache (the
+batch's missing ones compiled together), a module whose kernel fails is left out of the link
+and the others linked without it, and where the merged Relax pipeline fails each module goes
+through it alone (``execution.compile_many``).
 """
 
 from __future__ import annotations
@@ -29,6 +36,8 @@ def prefetch(cases: list[RelaxCase], modules: list[str]) -> None:
             # a module part-way through the lowering needs the rest of it, not the whole pipeline
             if mod is None or ("run", which) in case._memo or which in case.pipeline_for:
                 continue
+            if case.after is None:  # the pass (or one before it) raised: checks that run are rare
+                continue
             same = next((j for m, j in mine if tvm_ffi.structural_equal(m, mod)), None)
             if same is not None:
                 shared.append((case, which, mod, same))
@@ -37,18 +46,41 @@ def prefetch(cases: list[RelaxCase], modules: list[str]) -> None:
             jobs.append((case, which, mod, f"c{i}_{which}_"))
     if len(jobs) < 2:
         return
+    outputs: dict[int, list[Any]] = {}
+    vms = execution.compile_many([mod for _, _, mod, _ in jobs])
+    if vms is None:  # no kernel cache: one merged module, its functions prefixed
+        _run(jobs, list(range(len(jobs))), outputs)
+    else:  # linked from cached kernels, the batch's new kernels compiled as one
+        for j, (case, which, mod, _) in enumerate(jobs):
+            if isinstance(vms[j], Exception):
+                continue  # left to the case's own run, which raises the same
+            vm, prefix = vms[j]
+            try:
+                outputs[j] = execution.call_main(vm, prefix + case.entry, case.params(), case.tensor_inputs)
+            except Exception:  # noqa: BLE001 - left to the case's own run, which raises the same
+                continue
+            case.ran(which, mod, outputs[j])
+    for case, which, mod, j in shared:
+        if j in outputs:
+            case.ran(which, mod, outputs[j])
+
+
+def _run(jobs: list[tuple[RelaxCase, str, Any, str]], chosen: list[int], outputs: dict[int, list[Any]]) -> None:
+    """Compile the chosen jobs as one module and run each; where that module does not compile,
+    each half apart (a job alone that fails is left to its case)."""
     try:
-        merged = execution.merge_all([(mod, prefix) for _, _, mod, prefix in jobs])
+        merged = execution.merge_all([(jobs[j][2], jobs[j][3]) for j in chosen])
         vm = execution.compile_relax(merged)
     except Exception:  # noqa: BLE001 - each case compiles alone and meets its failure there
+        if len(chosen) > 1:
+            half = len(chosen) // 2
+            _run(jobs, chosen[:half], outputs)
+            _run(jobs, chosen[half:], outputs)
         return
-    outputs: dict[int, list[Any]] = {}
-    for j, (case, which, mod, prefix) in enumerate(jobs):
+    for j in chosen:
+        case, which, mod, prefix = jobs[j]
         try:
             outputs[j] = execution.call_main(vm, prefix + case.entry, case.params(), case.tensor_inputs)
         except Exception:  # noqa: BLE001 - left to the case's own run, which raises the same
             continue
         case.ran(which, mod, outputs[j])
-    for case, which, mod, j in shared:
-        if j in outputs:
-            case.ran(which, mod, outputs[j])

@@ -1,25 +1,21 @@
 """Compile a Relax module for the CPU and run it (in the worker process).
 
 Opt-level 0 LLVM: pass-level checking needs correct code, not fast code, and LLVM's optimizer
-is most of the compile time on small modules. The module is then emitted as an object file
-and linked with ``ld`` instead of being JIT-compiled: TVM's LLVM JIT generates machine code
-at the most aggressive codegen level whatever the target says, which made the JIT 70% of
-an example's time; object emission honours opt-level 0 (measured: 80 ms -> 22 ms on a
-five-kernel module). Without a linker we fall back to the JIT.
+is most of the compile time on small modules. The code is linked as a shared object
+(``linking``), not JIT-compiled.
+
+In a run's worker, a module's kernels come from the run's kernel cache (``kernels``): each
+PrimFunc is compiled once per run, and a module is linked from the kernels it calls.
 """
 
 from __future__ import annotations
 
-import functools
-import os
-import shutil
-import subprocess
-import tempfile
 from typing import Any
 
 import numpy as np
 
 from passcheck.core import timing
+from passcheck.relax.linking import link_command, load_executable
 
 _TARGET: Any = None
 
@@ -33,83 +29,130 @@ def target() -> Any:
     return _TARGET
 
 
-@functools.cache
-def _link_command() -> list[str] | None:
-    ld = shutil.which("ld")
-    if ld is None:
-        return None
-    cmd = [ld, "-shared"]
-    gcc = shutil.which("gcc") or shutil.which("cc")
-    if gcc:
-        # libgcc provides float16 conversions (__truncsfhf2, ...) that kernels may call.
-        try:
-            libgcc = subprocess.run([gcc, "-print-libgcc-file-name"], capture_output=True, text=True,
-                                    timeout=30).stdout.strip()
-            if libgcc and os.path.exists(libgcc):
-                return cmd + ["{objects}", libgcc]
-        except (OSError, subprocess.SubprocessError):
-            pass
-    return cmd + ["{objects}"]
-
-
-def _fast_link(output: str, objects: list[str], options: Any = None, cc: Any = None, cwd: Any = None,
-               ccache_env: Any = None) -> None:
-    base = _link_command()
-    assert base is not None
-    if any(not o.endswith(".o") for o in objects):
-        # export_library emits the executable's constant blob as C source: compile it (cheap)
-        cc_path = shutil.which("gcc") or shutil.which("cc")
-        if cc_path is None:
-            raise RuntimeError("linking a module with constants needs gcc or cc on PATH")
-        subprocess.run([cc_path, "-shared", "-fPIC", "-O0", "-o", output, *objects], check=True,
-                       capture_output=True)
-        return
-    cmd: list[str] = []
-    for part in base:
-        cmd.extend(objects if part == "{objects}" else [part])
-    subprocess.run(cmd[:2] + ["-o", output] + cmd[2:], check=True, capture_output=True)
-
-
-_fast_link.output_format = "so"  # type: ignore[attr-defined]
-
-
-def load_executable(ex: Any) -> Any:
-    """A runnable module for a compiled executable, linked as a shared object when possible."""
-    import tvm
-
-    if _link_command() is None:
-        return ex
-    with tempfile.TemporaryDirectory(prefix="passcheck-") as d:
-        path = os.path.join(d, "kernels.so")
-        ex.export_library(path, fcompile=_fast_link)
-        with _quiet_stderr():
-            # every such library registers the same blob symbol; TVM warns about the
-            # (harmless) override on each load
-            return tvm.runtime.load_module(path)
-
-
-class _quiet_stderr:
-    def __enter__(self) -> None:
-        self.saved = os.dup(2)
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, 2)
-        os.close(devnull)
-
-    def __exit__(self, *_exc: object) -> None:
-        os.dup2(self.saved, 2)
-        os.close(self.saved)
-
-
-def compile_relax(mod: Any, pipeline: Any = "default") -> Any:
+def compile_relax(mod: Any, pipeline: Any = "default", whole_on_failure: bool = True) -> Any:
     """``pipeline``: the Relax pipeline tvm.compile runs (a module part-way through the
-    lowering needs only the rest of it)."""
+    lowering needs only the rest of it). A kernel that does not compile raises what
+    ``tvm.compile`` of the whole module raises; ``whole_on_failure=False`` (modules merged to
+    be compiled at once, compiled apart when that fails) raises ``kernels.KernelFailed`` at
+    once instead."""
+    from passcheck.relax import kernels
+
+    # The Relax pipeline first, then the PrimFuncs: what tvm.compile does, in two steps so that
+    # the kernels can come from the run's cache (and a failure reads the same either way).
+    with timing.stage("lower"):
+        lowered = relax_lower(mod, pipeline)
+    cache = kernel_cache()
+    ex = None
+    if cache is not None:
+        try:
+            ex = cache.link(lowered, target())
+        except kernels.KernelFailed:
+            if not whole_on_failure:
+                raise
+    return _vm(_compile_whole(lowered, cache is not None) if ex is None else ex)
+
+
+def compile_many(mods: list[Any]) -> list[Any] | None:
+    """Several modules compiled through the run's kernel cache, for each ``(vm, prefix)`` (its
+    functions are ``vm[prefix + name]``) or what compiling it raised (``kernels.KernelFailed``
+    where a kernel does not compile); None where this process has no kernel cache.
+
+    They go through the Relax pipeline as one module (its fixed cost paid once), their missing
+    kernels compiled together; a module whose kernel fails is left out of the link; where the
+    merged Relax pipeline fails, each module goes through it alone, so the failure is its own."""
+    from passcheck.relax import kernels
+
+    cache = kernel_cache()
+    if cache is None:
+        return None
+    prefixes = [f"m{i}_" for i in range(len(mods))]
+    try:
+        with timing.stage("lower"):
+            lowered = relax_lower(merge_all(list(zip(mods, prefixes))))
+    except Exception:  # noqa: BLE001 - some module's own failure: found by lowering each alone
+        return _compile_each(cache, mods)
+    out: list[Any] = [None] * len(mods)
+    keep = prefixes
+    linked = cache.link_all([lowered], target())[0]
+    if isinstance(linked, kernels.KernelFailed):
+        # the modules that call a failing kernel fail; the others link without them
+        keep = []
+        for i, p in enumerate(prefixes):
+            if kernels.reached(lowered, [p]) & set(linked.names):
+                out[i] = linked
+            else:
+                keep.append(p)
+        linked = cache.link_all([kernels.only(lowered, keep)], target())[0] if keep else None
+    if not keep:
+        return out
+    if linked is None or isinstance(linked, Exception):
+        return _compile_each(cache, mods)  # (not linkable as one: each alone, compiled whole)
+    vm = _vm(linked)
+    for i, p in enumerate(prefixes):
+        if out[i] is None:
+            out[i] = (vm, p)
+    return out
+
+
+def _compile_each(cache: Any, mods: list[Any]) -> list[Any]:
+    """``compile_many`` module by module (the missing kernels still compiled together)."""
+    out: list[Any] = [None] * len(mods)
+    lowered: list[tuple[int, Any]] = []
+    for i, mod in enumerate(mods):
+        try:
+            with timing.stage("lower"):
+                lowered.append((i, relax_lower(mod)))
+        except Exception as e:  # noqa: BLE001 - that module's own failure
+            out[i] = e
+    for (i, low), ex in zip(lowered, cache.link_all([low for _, low in lowered], target())):
+        try:
+            if isinstance(ex, Exception):
+                raise ex
+            out[i] = (_vm(_compile_whole(low, True) if ex is None else ex), "")
+        except Exception as e:  # noqa: BLE001 - that module's own failure
+            out[i] = e
+    return out
+
+
+def _vm(ex: Any) -> Any:
     import tvm
     from tvm import relax
 
-    with timing.stage("lower"):
-        ex = tvm.compile(mod, target=target(), relax_pipeline=pipeline)
     with timing.stage("codegen"):
-        return relax.VirtualMachine(load_executable(ex), tvm.cpu())
+        return relax.VirtualMachine(ex, tvm.cpu())
+
+
+def kernel_cache() -> Any:
+    """The run's kernel cache where this process has one (a run's worker, with a linker)."""
+    from passcheck.relax import kernels
+
+    return kernels.active() if link_command() is not None else None
+
+
+def _compile_whole(lowered: Any, counted: bool) -> Any:
+    """``tvm.compile`` of a module after the Relax pipeline: the rest of it, every kernel."""
+    import tvm
+
+    from passcheck.relax import kernels
+
+    if counted:
+        timing.count(kernels.WHOLE)
+    with timing.stage("lower"):
+        ex = tvm.compile(lowered, target=target(), relax_pipeline=None)
+    with timing.stage("codegen"):
+        return load_executable(ex)
+
+
+def relax_lower(mod: Any, pipeline: Any = "default") -> Any:
+    """``mod`` after the Relax pipeline, as ``tvm.compile`` runs it for the CPU target."""
+    from tvm import relax
+
+    if isinstance(pipeline, str):
+        pipeline = relax.get_pipeline(pipeline)
+    if pipeline is None:
+        return mod
+    with target():
+        return pipeline(mod)
 
 
 def run_relax(mod: Any, params: list[np.ndarray], func: str = "main", pipeline: Any = "default",
@@ -165,8 +208,32 @@ def run_relax_pair(first: Any, second: Any, params: list[np.ndarray], func: str 
                    tensors: bool = False) -> tuple[list[np.ndarray], list[np.ndarray]]:
     """Outputs of ``first[func]`` and ``second[func]``, compiled as one module: two modules cost
     two fixed compile/link overheads, one merged module ~35% less in total."""
-    vm = compile_relax(merge_modules(first, second))
+    vm = compile_relax(merge_modules(first, second), whole_on_failure=False)  # (on failure: each apart)
     return call_main(vm, func, params, tensors), call_main(vm, "ref_" + func, params, tensors)
+
+
+def same_program(first: Any, second: Any, entry: str = "main") -> bool:
+    """Whether running ``entry`` of both modules runs the same IR: the entry function and every
+    function it reaches are structurally equal, by name, under the same module attributes
+    (what else either module holds does not matter)."""
+    import tvm_ffi
+
+    if first is second:
+        return True
+    a, b = entry_closure(first, entry), entry_closure(second, entry)
+    if a is None or b is None:
+        return bool(tvm_ffi.structural_equal(first, second))
+    return bool(tvm_ffi.structural_equal(a, b))
+
+
+def entry_closure(mod: Any, entry: str) -> Any | None:
+    """The functions ``mod[entry]`` reaches (itself included) as a module with ``mod``'s
+    attributes and global infos (None when ``mod`` has no ``entry``)."""
+    from passcheck.relax import kernels
+
+    if entry not in {gv.name_hint for gv in mod.get_global_vars()}:
+        return None
+    return kernels.only(mod, [entry], exact=True)
 
 
 def flatten_outputs(out: Any) -> list[np.ndarray]:

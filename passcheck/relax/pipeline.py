@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from passcheck.core.data import plain_data
 from passcheck.core.reduce import without_chunks
 from passcheck.core.subject import Options, Subject, register_subject
-from passcheck.relax import execution
+from passcheck.relax import execution, linking
 from passcheck.relax.case import RelaxCase
 from passcheck.relax.examples import kind_of
 from passcheck.relax.graphs import GraphBias, relax_graphs
@@ -102,7 +102,7 @@ def run_build(mod: Any, build: Build, params: list[np.ndarray], misaligned: int 
     tgt = target(build)
     with tvm.transform.PassContext(opt_level=build.opt_level):
         ex = tvm.compile(mod, target=tgt, relax_pipeline=relax_pipeline(build, tgt))
-    vm = relax.VirtualMachine(execution.load_executable(ex), tvm.cpu())
+    vm = relax.VirtualMachine(linking.load_executable(ex), tvm.cpu())
     # a bfloat16 array cannot pass as NumPy (DLPack has no bfloat16): it is copied, aligned
     args = [execution.as_runtime(misaligned_copy(p, misaligned)) if misaligned else tvm.runtime.tensor(p)
             for p in params]

@@ -17,9 +17,9 @@ from passcheck.core.outcome import ExampleResult, Outcome, Verdict
 class Evaluator:
     """``evaluator(example) -> ExampleResult``; use as a context manager (it owns a process)."""
 
-    def __init__(self, plan: Plan, timeout: float | None = None) -> None:
+    def __init__(self, plan: Plan, timeout: float | None = None, run_dir: str = "") -> None:
         self.names = list(plan.properties)
-        self.worker = Worker(plan.worker_config(), plan.config.timeout if timeout is None else timeout)
+        self.worker = Worker(plan.worker_config(run_dir), plan.config.timeout if timeout is None else timeout)
         self.batches_rerun = 0
 
     def __enter__(self) -> Evaluator:

@@ -88,6 +88,7 @@ class Record:
     discarded: int = 0
     notes: list[dict[str, Any]] = field(default_factory=list)  # see RunResult.example_notes
     timings: dict[str, float] = field(default_factory=dict)  # stage -> seconds, all examples
+    counts: dict[str, int] = field(default_factory=dict)  # event -> times, all examples
     coverage: dict[str, Counter[str]] = field(default_factory=dict)  # category -> item -> examples
     explicit_results: dict[int, ExampleResult] = field(default_factory=dict)  # by explicit example
 
@@ -96,6 +97,7 @@ class Record:
 
     def add(self, example: Any, res: ExampleResult, where: Where = (0, 0)) -> None:
         timing.add(self.timings, res.timings)
+        timing.add_counts(self.counts, res.counts)
         if where[0] < 0:
             self.explicit_results[where[1]] = res
         if res.notes:

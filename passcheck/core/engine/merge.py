@@ -54,6 +54,7 @@ def merge_results(results: list[RunResult]) -> RunResult:
         out.replayed += r.replayed
         out.refused += [line for line in r.refused if line not in out.refused]
         timing.add(out.timings, r.timings)
+        timing.add_counts(out.counts, r.counts)
         for category, items in r.coverage.items():
             mine = out.coverage.setdefault(category, {})
             for item, n in items.items():

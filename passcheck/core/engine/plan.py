@@ -31,6 +31,7 @@ class WorkerConfig:
     property_files: tuple[str, ...]  # user files that declare them (loaded by path)
     options: Options
     subject_module: str = ""  # the module that declares the subject (its family is imported with it)
+    run_dir: str = ""  # the run's own directory (core.workdir; "" when the run keeps none)
 
     @property
     def preload(self) -> tuple[str, ...]:
@@ -45,12 +46,12 @@ class Plan:
     properties: tuple[str, ...]
     impl: str | None  # the implementation spec under test, if any
 
-    def worker_config(self) -> WorkerConfig:
+    def worker_config(self, run_dir: str = "") -> WorkerConfig:
         chosen = [props.get(n) for n in self.properties]
         modules = tuple(dict.fromkeys(p.module for p in chosen if p.origin == "module"))
         files = tuple(dict.fromkeys(str(Path(p.origin).resolve()) for p in chosen if p.origin != "module"))
         return WorkerConfig(self.subject.name, self.config.ir, self.impl, self.properties, modules, files,
-                            self.config.options, type(self.subject).__module__)
+                            self.config.options, type(self.subject).__module__, run_dir)
 
     def strategy(self) -> Any:
         return self.subject.strategy(self.config.options)

@@ -13,6 +13,7 @@ import threading
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
+from passcheck.core import workdir
 from passcheck.core.engine.evaluate import Evaluator
 from passcheck.core.engine.plan import Plan
 from passcheck.core.outcome import ExampleResult
@@ -29,6 +30,8 @@ class Pool:
         self._local = threading.local()
         self._lock = threading.Lock()
         self._evaluators: list[Evaluator] = []
+        # shared by the run's workers (the kernel cache), removed with the pool
+        self.run_dir = workdir.create() if plan.config.kernel_cache else ""
 
     def __enter__(self) -> Pool:
         return self
@@ -44,11 +47,12 @@ class Pool:
         self._executor.shutdown(wait=True, cancel_futures=True)
         for ev in self._evaluators:
             ev.__exit__()
+        workdir.remove(self.run_dir)
 
     def _evaluator(self) -> Evaluator:
         ev = getattr(self._local, "evaluator", None)
         if ev is None:
-            ev = Evaluator(self.plan).__enter__()
+            ev = Evaluator(self.plan, run_dir=self.run_dir).__enter__()
             with self._lock:
                 self._evaluators.append(ev)
             self._local.evaluator = ev

@@ -44,6 +44,9 @@ class RunConfig:
     # Python), "" the default directory .passcheck/examples (the CLI's default), a directory, or
     # redis://HOST:PORT.
     database: str | None = None
+    # Each kernel compiled once per run and shared by the run's workers (False: every module
+    # compiled from scratch, as before the cache; what is checked is the same either way)
+    kernel_cache: bool = True
 
     @property
     def workers(self) -> int:
@@ -138,6 +141,7 @@ class RunResult:
     # every property, and why it was rejected if it was (seed models: import/build status).
     example_notes: list[dict[str, Any]] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)  # stage -> seconds over all examples
+    counts: dict[str, int] = field(default_factory=dict)  # event -> times over all examples (kernel cache)
     coverage: dict[str, dict[str, int]] = field(default_factory=dict)  # category -> item -> examples
     replayed: int = 0  # saved failures replayed first from the example database
     tvm: dict[str, str | None] = field(default_factory=dict)  # the TVM it ran on (``TVMBuild.as_dict``)
@@ -190,6 +194,7 @@ class RunResult:
             "replayed": self.replayed,
             "refused": list(self.refused),
             "timings": {k: round(v, 4) for k, v in sorted(self.timings.items(), key=lambda kv: -kv[1])},
+            "counts": dict(sorted(self.counts.items())),
             "coverage": {c: dict(sorted(items.items(), key=lambda kv: (-kv[1], kv[0])))
                          for c, items in self.coverage.items()},
             "new_findings": len(self.new_findings),

@@ -32,6 +32,7 @@ def run(config: RunConfig, progress: Progress | None = None) -> RunResult:
                        record.examples, record.rejected, record.discarded, 0.0, shrink_s, restarts, p.subject.ir,
                        record.notes)
     result.timings = dict(record.timings)
+    result.counts = dict(record.counts)
     result.coverage = {c: dict(items) for c, items in record.coverage.items()}
     result.replayed = len(replay.examples)
     result.tvm = tvm_build().as_dict()

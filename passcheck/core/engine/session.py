@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from passcheck.core import property as props
-from passcheck.core import timing
+from passcheck.core import timing, workdir
 from passcheck.core.engine.plan import WorkerConfig
 from passcheck.core.errors import Discard, Drift, GeneratorRejected, Unknown, Violation, error_line
 from passcheck.core.loading import load_impl
@@ -36,7 +36,13 @@ class Session:
         self.impl = load_impl(config.impl)
         self.properties = [props.get(n) for n in config.properties]
         self.options = config.options
+        workdir.use(config.run_dir)
         self.run_keys: set[str] = set()  # modules the properties have run (case.executed())
+        # Properties seen to compile or run a module (case.executed() grew while they were
+        # checked) and those checked at all: the others only read IR, and are checked first,
+        # before any compile (in a batch, before the batch compile).
+        self.compiling: set[str] = set()
+        self.checked: set[str] = set()
 
     def apply(self, example: Any) -> Any:
         """Build ``example`` and apply the transformation under test: the case."""
@@ -49,6 +55,7 @@ class Session:
             if case is not None:
                 self._check(case, res, progress)
         res.timings = dict(spent)
+        res.counts = dict(spent.counts)
         res.seconds = time.perf_counter() - t0
         return res
 
@@ -65,11 +72,15 @@ class Session:
             with timing.collect() as spent:
                 res, case = self._build(example, None)
             res.timings = dict(spent)
+            res.counts = dict(spent.counts)
             built.append((res, case))
         order = [i for i, (_, c) in enumerate(built) if c is not None]
         if order and not self.run_keys:
             # The worker's first case: checked alone, it shows what the properties run.
             self._check_in_batch(built, order.pop(0), progress)
+        reading = self.ir_readers()
+        for i in order:
+            self._check_in_batch(built, i, progress, reading, finish=False)
         if len(order) > 1 and self.run_keys:
             if progress:
                 progress(f"{BATCH_STAGE} compile")
@@ -77,21 +88,35 @@ class Session:
                 self.subject.prefetch([built[i][1] for i in order], sorted(self.run_keys))
             for i in order:
                 timing.add(built[i][0].timings, spent, 1.0 / len(order))
+            timing.add_counts(built[order[0]][0].counts, spent.counts)  # (whole events: the first takes them)
+        rest = [p for p in self.properties if p not in reading]
         for i in order:
-            self._check_in_batch(built, i, progress)
+            self._check_in_batch(built, i, progress, rest)
         share = (time.perf_counter() - t0) / len(examples)
         for res, _ in built:
             res.seconds = share
         return [res for res, _ in built]
 
     def _check_in_batch(self, built: list[tuple[ExampleResult, Any]], i: int,
-                        progress: Callable[[str], None] | None) -> None:
+                        progress: Callable[[str], None] | None, only: list[Property] | None = None,
+                        finish: bool = True) -> None:
+        """Check case ``i`` (``only``: those properties; ``finish``: the last of its checks)."""
         if progress:
             progress(f"{BATCH_STAGE} check {i}")
         res, case = built[i]
         with timing.collect() as spent:
-            self._check(case, res, None)
+            if only is None:
+                self._check(case, res, None)
+            else:
+                self._check_properties(case, res, None, only)
+                if finish:
+                    self._finish(case, res)
         timing.add(res.timings, spent)
+        timing.add_counts(res.counts, spent.counts)
+
+    def ir_readers(self) -> list[Property]:
+        """The properties that have only read IR so far (none compiled or ran a module)."""
+        return [p for p in self.properties if p.name in self.checked and p.name not in self.compiling]
 
     def _build(self, example: Any, progress: Callable[[str], None] | None) -> tuple[ExampleResult, Any]:
         res = ExampleResult()
@@ -113,14 +138,28 @@ class Session:
         return res, case
 
     def _check(self, case: Any, res: ExampleResult, progress: Callable[[str], None] | None) -> None:
-        for p in self.properties:
+        reading = self.ir_readers()
+        self._check_properties(case, res, progress, reading + [p for p in self.properties if p not in reading])
+        self._finish(case, res)
+
+    def _check_properties(self, case: Any, res: ExampleResult, progress: Callable[[str], None] | None,
+                          properties: list[Property]) -> None:
+        for p in properties:
             if progress:
                 progress(p.name)
+            ran = len(case.executed())
             with timing.stage("check"):
                 outcome = check_property(p, case)
+            self.checked.add(p.name)
+            if len(case.executed()) > ran:
+                self.compiling.add(p.name)
             if outcome.verdict == Verdict.DRIFT and self.options.drift_findings:
                 outcome = Outcome(Verdict.VIOLATION, f"drift (a finding with --drift-findings): {outcome.message}")
             res.outcomes[p.name] = outcome
+
+    def _finish(self, case: Any, res: ExampleResult) -> None:
+        """After every property: outcomes in the properties' order, notes, coverage, scripts."""
+        res.outcomes = {p.name: res.outcomes[p.name] for p in self.properties if p.name in res.outcomes}
         res.notes = dict(getattr(case, "notes", {}))
         # What the properties ran is compiled ahead, for the whole batch, from then on.
         self.run_keys.update(case.executed())
