@@ -69,6 +69,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-db", action="store_true", help="no example database")
     p.add_argument("--ignore-known", action="store_true",
                    help="exit 1 only for new findings: those matching a known TVM bug (a kept repro) still show")
+    p.add_argument("--min-activity", type=float, default=None, metavar="P",
+                   help="exit 2 when the pass changed fewer than P%% of the examples (it tested little)")
     variants.add_arguments(p)
     return p
 
@@ -124,6 +126,10 @@ def _run(ns: argparse.Namespace) -> int:
     seed_report.render(result, out)
     for spec in ns.report:
         out.print(f"report: {escape(str(write_report(result, spec)))}")
+    if ns.min_activity is not None and result.activity is not None and 100 * result.activity < ns.min_activity:
+        print(f"passcheck: error: --min-activity {ns.min_activity:g}: {result.activity_line()}, under "
+              f"{ns.min_activity:g}%", file=sys.stderr)
+        return EXIT_USAGE
     return EXIT_OK if result.ok else EXIT_FINDINGS
 
 

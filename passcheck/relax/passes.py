@@ -52,6 +52,7 @@ class RelaxPassSubject(Subject):
     name: str = ""
     aliases: tuple[str, ...] = ()
     summary: str = ""
+    needs: str = ""  # what the pass acts on (named when a run changed almost nothing)
     bias: GraphBias = field(default_factory=GraphBias)
     prerequisites: tuple[str, ...] = ()  # relax.transform pass names, applied before the pass
     make_pass: PassFactory | None = None
@@ -146,6 +147,13 @@ class RelaxPassSubject(Subject):
             case.raised_traceback = "".join(traceback.format_exception_only(type(e), e)).strip()
         return case
 
+    def changed(self, case: RelaxCase) -> bool | None:
+        if case.after is None or case.before is None:
+            return False  # it raised (a finding): it changed nothing
+        import tvm_ffi
+
+        return not tvm_ffi.structural_equal(case.before, case.after)
+
     def explicit_examples(self, options: Options) -> tuple[tuple[Any, ...], bool]:
         return seed_examples(options, self.sample_extras)  # --seed-model: each model once, as it is
 
@@ -215,6 +223,7 @@ register_subject(RelaxPassSubject(
     name="FuseOps",
     aliases=("relax.FuseOps", "FuseTIR", "relax.transform.FuseOps"),
     summary="operator fusion: LegalizeOps, AnnotateTIROpPattern, then FuseOps + FuseTIR",
+    needs="chains of elementwise, injective and reduction ops (legalized) inside a dataflow block",
     # (at least three nodes: a one-op graph has nothing to fuse)
     bias=GraphBias(op_weights=_FUSE_WEIGHTS, min_nodes=3, max_nodes=8, symbolic=0.4, float16=0.1, fed_by=_FUSE_FED,
                    fed=1.0, reuse=0.3, equal_extents=0.4),
@@ -228,6 +237,7 @@ register_subject(RelaxPassSubject(
     name="FoldConstant",
     aliases=("relax.FoldConstant", "relax.transform.FoldConstant"),
     summary="constant folding of constant-only subgraphs",
+    needs="calls whose arguments are all constants, inside a dataflow block",
     # where constant folders break: NaN/Inf, division by zero, zero-size tensors, integer
     # wraparound (integer graphs, once integer ops are declared)
     # (weights that keep these ops' share of a vocabulary of over a hundred ops)
@@ -249,6 +259,7 @@ register_subject(RelaxPassSubject(
     name="AlterOpLayout",
     aliases=("ConvertLayout", "relax.ConvertLayout", "relax.transform.ConvertLayout"),
     summary="layout conversion (Relax ConvertLayout) with Hypothesis-drawn desired layouts",
+    needs="conv2d inside a dataflow block (and the ops its converted layout reaches)",
     # (conv2d's weight keeps its share of a vocabulary of over a hundred ops)
     bias=GraphBias(op_weights=(("conv2d", 100.0), ("max_pool2d", 8.0), ("avg_pool2d", 8.0), ("relu", 8.0),
                                ("conv2d_transpose", 6.0), ("resize2d", 6.0), ("adaptive_avg_pool2d", 6.0),
@@ -267,6 +278,7 @@ register_subject(RelaxPassSubject(
     aliases=("DecomposeOpsForInference", "relax.DecomposeOpsForInference",
              "relax.transform.DecomposeOpsForInference"),
     summary="inference simplification (Relax DecomposeOpsForInference: batch_norm only)",
+    needs="batch_norm (or a tensor op DecomposeOpsForInference decomposes) in a function",
     # every norm in the vocabulary, and dropout (inference: the identity); names not declared
     # yet weigh nothing until they are
     # (weights that keep their share of a vocabulary of over a hundred ops; log_softmax is a norm
@@ -283,6 +295,7 @@ register_subject(RelaxPassSubject(
 register_subject(RelaxPassSubject(
     name="ToMixedPrecision",
     summary="relax ToMixedPrecision (float32 computed in float16 by design; bounds derived for float16)",
+    needs="float32 ops inside a dataflow block",
     make_pass=lambda extras: _t().ToMixedPrecision(),
     stage="ToMixedPrecision",
     computed_in=(("float32", "float16"),),

@@ -49,6 +49,9 @@ def merge_results(results: list[RunResult]) -> RunResult:
         out.shrink_s += r.shrink_s
         out.worker_restarts += r.worker_restarts
         out.replayed += r.replayed
+        out.changed += r.changed
+        out.measured += r.measured
+        out.needs = out.needs or r.needs
         timing.add(out.timings, r.timings)
         for category, items in r.coverage.items():
             mine = out.coverage.setdefault(category, {})

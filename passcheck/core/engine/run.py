@@ -33,6 +33,7 @@ def run(config: RunConfig, progress: Progress | None = None) -> RunResult:
     result.timings = dict(record.timings)
     result.coverage = {c: dict(items) for c, items in record.coverage.items()}
     result.replayed = len(replay.examples)
+    result.changed, result.measured, result.needs = record.changed, record.measured, p.subject.needs
     recognise_known(p, result)
     replaying.record_outcome(p, replay, record.explicit_results, result.findings)
     if result.findings:

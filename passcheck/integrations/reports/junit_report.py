@@ -7,7 +7,9 @@ ill-formed; ``message`` = the message's first line; the text = the whole message
 command and the minimal input TVMScript). A finding matching a known TVM bug is a failure too,
 unless ``--ignore-known``: then it is ``<skipped>`` with the kept repro's name, as the exit
 code ignores it. A property that held on no example (every one discarded) is ``<skipped>``.
-``<system-out>`` carries the property's counts.
+``<system-out>`` carries the property's counts. The suite's properties carry the pass's
+activity (``changed``: examples it changed, ``activity``: their share) and, under 5%, the
+suite's ``<system-err>`` the warning that it acted on almost nothing.
 """
 
 from __future__ import annotations
@@ -47,7 +49,9 @@ def junit_tree(result: Any) -> ET.Element:
     props = ET.SubElement(suite, "properties")
     for name, value in (("pass", result.subject_name), ("ir", result.subject_ir), ("impl", cfg.impl or ""),
                         ("seed", cfg.seed), ("examples", result.examples),
-                        ("given_modules", len(cfg.explicit_examples))):
+                        ("given_modules", len(cfg.explicit_examples)),
+                        *((("changed", result.changed), ("activity", f"{result.activity:.4f}"))
+                          if result.activity is not None else ())):
         ET.SubElement(props, "property", name=name, value=_text(value))
     failures = skipped = 0
     for name in result.properties:
@@ -73,6 +77,9 @@ def junit_tree(result: Any) -> ET.Element:
         out = ET.SubElement(case, "system-out")
         out.text = (f"held {stats.held}, violated {stats.violated}, discarded {stats.discarded} "
                     f"(unknown {stats.unknown}) of {result.examples} examples")
+    warning = result.activity_warning()
+    if warning:
+        ET.SubElement(suite, "system-err").text = _text("warning: " + warning)
     counts = {"tests": len(result.properties), "failures": failures, "errors": 0, "skipped": skipped,
               "time": f"{result.duration_s:.3f}"}
     for el in (root, suite):
