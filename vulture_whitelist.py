@@ -44,3 +44,6 @@ forgotten_cross_thread_reduction
 
 # TVM's pass instrumentation calls this hook by name (passcheck/tir/gpu/build.py: _StopAtSplit).
 should_run
+# TVM calls a pass instrument's hooks by name (passcheck.relax.pipelines reads its pipelines' order)
+run_before_pass
+run_after_pass

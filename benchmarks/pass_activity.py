@@ -97,9 +97,10 @@ def main() -> None:
     by_name = [n for n in shares if n != "AlterOpLayout"]
     acting = [n for n in by_name if shares[n] >= ACTS]
     core = {n: shares[n] for n in CORE_PASSES if n in shares}
+    low_core = [n for n, s in core.items() if s < CORE]
     summary = (f"{len(acting)} of {len(by_name)} zero-argument passes change at least {ACTS:.0%} of the examples; "
                + ", ".join(f"{n} {100 * s:.0f}%" for n, s in core.items()))
-    print(summary)
+    print(summary + (f"; under {CORE:.0%}: {', '.join(low_core)}" if low_core else ""))
     for n in by_name:
         if shares[n] < ACTS:
             print(f"  under {ACTS:.0%}: {n} ({100 * shares[n]:.0f}%): {passes[n]['needs']}")

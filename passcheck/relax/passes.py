@@ -26,6 +26,8 @@ from passcheck.relax.corpus import corpus_case
 from passcheck.relax.examples import kind_of
 from passcheck.relax.gpu import relax_gpu_subject_by_name
 from passcheck.relax.graphs import GraphBias, relax_graphs
+from passcheck.relax.pipelines import make_pass as make_named_pass
+from passcheck.relax.pipelines import place
 from passcheck.relax.spec import GraphSpec
 from passcheck.relax.variants import example_strategy, seed_examples
 
@@ -64,6 +66,9 @@ class RelaxPassSubject(Subject):
     sample_extras: tuple[tuple[str, Any], ...] = ()  # to validate an --impl before the run
     co_run: tuple[tuple[str, str], ...] = ()  # modules the properties always run together
     computed_in: tuple[tuple[str, str], ...] = ()  # (dtype, the dtype the pass computes it in by design)
+    # the rest of tvm.compile's lowering after the pass (it runs at its place there): what
+    # compiles its input and output; None: they are not lowered yet (tvm.compile's whole pipeline)
+    finish: tuple[str, ...] | None = None
 
     def strategy(self, options: Options) -> st.SearchStrategy[GraphSpec]:
         bias = replace(self.bias, allow_special=options.allow_special_values)
@@ -120,7 +125,7 @@ class RelaxPassSubject(Subject):
         for name in self.prerequisites:
             try:
                 with timing.stage("prerequisites"):
-                    prepared = getattr(_t(), name)()(prepared)
+                    prepared = make_named_pass(name)(prepared)
             except Exception as e:  # noqa: BLE001 - TVM failing on a valid graph is a finding, whichever pass
                 # ``before`` is what the failing prerequisite was given: the repro's input
                 case.before = prepared
@@ -128,6 +133,9 @@ class RelaxPassSubject(Subject):
                                             + "".join(traceback.format_exception_only(type(e), e)).strip())
                 return case
         case.before = prepared
+        if self.finish is not None:
+            rest = tvm.transform.Sequential([make_named_pass(n) for n in self.finish])
+            case.pipeline_for.update({"before": rest, "after": rest})
         follow = [getattr(_t(), n)() for n in self.follow_ups]
 
         def transform(mod: Any, extras: dict[str, Any] = case.extras) -> Any:
@@ -170,7 +178,7 @@ class RelaxPassSubject(Subject):
     def prepare(self, mod: Any) -> Any:
         """``mod`` after the prerequisites of the pass under test."""
         for name in self.prerequisites:
-            mod = getattr(_t(), name)()(mod)
+            mod = make_named_pass(name)(mod)
         return mod
 
     def describe_example(self, example: Any) -> str:
@@ -320,8 +328,11 @@ def generic_subject(name: str) -> RelaxPassSubject | None:
 
     if not isinstance(made, tvm.transform.Pass):
         raise UsageError(f"relax.transform.{name} is not a pass; `passcheck list` shows the passes")
+    where = place(name)
     return GenericRelaxSubject(name=name, summary=f"relax.transform.{name} (generic properties)",
-                               make_pass=lambda extras: factory(), stage=name)
+                               make_pass=lambda extras: factory(), stage=name,
+                               prerequisites=where.before if where else (),
+                               finish=where.after if where and where.compiles_rest else None)
 
 
 def custom_subject(spec: str) -> RelaxPassSubject:
