@@ -27,7 +27,7 @@ def prefetch(cases: list[RelaxCase], modules: list[str]) -> None:
         for which in modules:
             mod = case.module(which)
             # a module part-way through the lowering needs the rest of it, not the whole pipeline
-            if mod is None or ("run", which) in case._memo or which in case.pipeline_for:
+            if mod is None or ("run", which) in case._memo or which in case.pipeline_for or which in case.conventions:
                 continue
             same = next((j for m, j in mine if tvm_ffi.structural_equal(m, mod)), None)
             if same is not None:
@@ -45,7 +45,7 @@ def prefetch(cases: list[RelaxCase], modules: list[str]) -> None:
     outputs: dict[int, list[Any]] = {}
     for j, (case, which, mod, prefix) in enumerate(jobs):
         try:
-            outputs[j] = execution.call_main(vm, prefix + case.entry, case.params(), case.tensor_inputs)
+            outputs[j] = execution.call_all(vm, prefix + case.entry, case.calls(), case.tensor_inputs)
         except Exception:  # noqa: BLE001 - left to the case's own run, which raises the same
             continue
         case.ran(which, mod, outputs[j])

@@ -21,15 +21,18 @@ from passcheck.core import timing
 from passcheck.core.corpus import CorpusModule
 from passcheck.core.errors import UsageError, error_line
 from passcheck.core.subject import Family, Options, Subject, register_family, register_subject
+from passcheck.relax import needs_by_pass  # noqa: F401  (importing it declares every pass's needs)
 from passcheck.relax.case import RelaxCase
 from passcheck.relax.corpus import corpus_case
 from passcheck.relax.examples import kind_of
 from passcheck.relax.gpu import relax_gpu_subject_by_name
 from passcheck.relax.graphs import GraphBias, relax_graphs
+from passcheck.relax.needs import needs_of
 from passcheck.relax.pipelines import make_pass as make_named_pass
 from passcheck.relax.pipelines import place
+from passcheck.relax.program.draw import StructureBias, relax_programs
 from passcheck.relax.spec import GraphSpec
-from passcheck.relax.variants import example_strategy, seed_examples
+from passcheck.relax.variants import example_strategy, mutation_rounds, seed_examples, seed_sources
 
 PassFactory = Callable[[dict[str, Any]], Any]  # extras -> tvm Pass
 
@@ -69,9 +72,16 @@ class RelaxPassSubject(Subject):
     # the rest of tvm.compile's lowering after the pass (it runs at its place there): what
     # compiles its input and output; None: they are not lowered yet (tvm.compile's whole pipeline)
     finish: tuple[str, ...] | None = None
+    # programs, not only graphs: the structures drawn around the biased graph (None: graphs only)
+    structure: StructureBias | None = None
+    # how its output's main is called when the pass changes its calling convention by design
+    # (``conventions.py``); signature_preserved then does not apply
+    convention: str = ""
 
     def strategy(self, options: Options) -> st.SearchStrategy[GraphSpec]:
         bias = replace(self.bias, allow_special=options.allow_special_values)
+        if self.structure is not None and not (mutation_rounds(options) or seed_sources(options)):
+            return relax_programs(bias, self.structure)
         return example_strategy(relax_graphs(bias), options, bias.extra)
 
     @property
@@ -120,12 +130,14 @@ class RelaxPassSubject(Subject):
             case = kind_of(example).new_case(self.name, example)  # a drawn graph, a mutant, a seed model
         case.co_run = {a: b for a, b in self.co_run} | {b: a for a, b in self.co_run}
         case.prepare = self.prepare
+        if self.convention:
+            case.conventions["after"] = self.convention
         case.computed_in = dict(self.computed_in)
         prepared = case.built
         for name in self.prerequisites:
             try:
                 with timing.stage("prerequisites"):
-                    prepared = make_named_pass(name)(prepared)
+                    prepared = _prerequisite(name, case.extras)(prepared)
             except Exception as e:  # noqa: BLE001 - TVM failing on a valid graph is a finding, whichever pass
                 # ``before`` is what the failing prerequisite was given: the repro's input
                 case.before = prepared
@@ -175,10 +187,10 @@ class RelaxPassSubject(Subject):
 
         return coverage(example, case)
 
-    def prepare(self, mod: Any) -> Any:
+    def prepare(self, mod: Any, extras: dict[str, Any] | None = None) -> Any:
         """``mod`` after the prerequisites of the pass under test."""
         for name in self.prerequisites:
-            mod = make_named_pass(name)(mod)
+            mod = _prerequisite(name, extras or {})(mod)
         return mod
 
     def describe_example(self, example: Any) -> str:
@@ -189,6 +201,16 @@ class RelaxPassSubject(Subject):
 
     def simplifications(self, example: Any) -> Any:
         return kind_of(example).simplifications(example)
+
+
+def _prerequisite(name: str, extras: dict[str, Any]) -> Any:
+    """A pass run before the one under test: by name, or built from the example's drawn extras
+    (FuseOpsByPattern from a drawn pattern table)."""
+    if name == "FuseOpsByPattern":
+        from passcheck.relax.pattern_tables import fuse_ops_by_pattern
+
+        return fuse_ops_by_pattern(extras["patterns"])
+    return make_named_pass(name)
 
 
 def _instantiate_impl(impl: Any, offered: dict[str, Any]) -> Any:
@@ -328,10 +350,11 @@ def generic_subject(name: str) -> RelaxPassSubject | None:
 
     if not isinstance(made, tvm.transform.Pass):
         raise UsageError(f"relax.transform.{name} is not a pass; `passcheck list` shows the passes")
-    where = place(name)
+    where, needs = place(name), needs_of(name)
     return GenericRelaxSubject(name=name, summary=f"relax.transform.{name} (generic properties)",
-                               make_pass=lambda extras: factory(), stage=name,
-                               prerequisites=where.before if where else (),
+                               make_pass=lambda extras: factory(), stage=name, needs=needs.text, bias=needs.bias,
+                               structure=needs.structure, convention=needs.convention,
+                               prerequisites=(where.before if where else ()) + needs.prerequisites,
                                finish=where.after if where and where.compiles_rest else None)
 
 

@@ -119,7 +119,10 @@ def pipeline_order(pipeline: str) -> tuple[str, ...]:
     mod = _tiny_module()
     if pipeline == "tvm.compile":
         return _recorded(lambda: relax.pipeline.default_build_pipeline()(mod))
-    with tempfile.TemporaryDirectory(prefix="passcheck-pipeline-") as work:
+    from passcheck.relax.execution import quiet_stderr
+
+    # (its MetaSchedule step announces the empty tuning database it opens: not worth a line)
+    with tempfile.TemporaryDirectory(prefix="passcheck-pipeline-") as work, quiet_stderr():
         tuning = relax.pipeline.static_shape_tuning_pipeline(0, "llvm", work_dir=work, cpu_weight_prepack=True)
         return _recorded(lambda: tuning(mod))
 
