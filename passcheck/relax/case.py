@@ -67,6 +67,10 @@ class RelaxCase(Case):
         one per combination of its conditions."""
         return [self.params()]
 
+    def output_label(self, i: int) -> str:
+        """How output ``i`` of ``run`` (over every call) is named in a message."""
+        return f"output {i}"
+
     def output_dtypes(self) -> list[str]:
         """The dtype of each output, over every call."""
         return [self.spec.value_dtype(o) for o in self.spec.outputs]

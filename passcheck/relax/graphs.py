@@ -156,7 +156,9 @@ def relax_graphs(draw: Any, bias: GraphBias = GraphBias()) -> GraphSpec:
 
     while len(nodes) < n_nodes and attempts < 4 * n_nodes + 8:
         attempts += 1
-        if bias.motifs and chance(draw, bias.motif):
+        # (a motif where the draw is smallest: minimal examples, and what shrinking reaches, hold
+        # what the pass acts on)
+        if bias.motifs and not chance(draw, 1.0 - bias.motif):
             from passcheck.relax.motifs import MOTIFS
 
             MOTIFS.get(draw(st.sampled_from(bias.motifs)))(ctx, add)

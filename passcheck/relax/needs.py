@@ -28,6 +28,7 @@ class PassNeeds:
     # (``conventions.py``): "" the same as the input's
     convention: str = ""
     cannot_act: str = ""  # why no drawn program can make it act (an external codegen, a GPU)
+    groups: tuple[str, ...] = ()  # property groups it belongs to (memory-planning, lifted-params, functions)
 
     @property
     def text(self) -> str:

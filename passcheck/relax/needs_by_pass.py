@@ -10,6 +10,7 @@ from passcheck.relax.pattern_tables import PATTERN_OPS
 from passcheck.relax.program.draw import StructureBias
 
 GRAPHS = None  # plain graphs: one dataflow main (what TVM's own tests of the pass give it)
+FUNCTIONS = ("functions",)  # passes on functions: properties/programs.py's functions_agree
 
 
 def only(*forms: str, **kw: object) -> StructureBias:
@@ -17,37 +18,43 @@ def only(*forms: str, **kw: object) -> StructureBias:
     return StructureBias(forms=tuple((f, 1.0) for f in forms), min_regions=1, **kw)  # type: ignore[arg-type]
 
 
-def motif(*names: str, chance: float = 0.6, **kw: object) -> GraphBias:
+def motif(*names: str, chance: float = 0.7, **kw: object) -> GraphBias:
+    """Graphs where each op drawn is one of these motifs with ``chance``: float graphs (the patterns'
+    matmuls and convolutions), two ops at least."""
+    kw = {"dtypes": ("float32", "float16"), "min_nodes": 2, **kw}
     return GraphBias(motifs=names, motif=chance, **kw)  # type: ignore[arg-type]
 
 
 # -- passes on several functions -------------------------------------------------------------
-declare(PassNeeds("InlinePrivateFunctions", "private functions called from main",
+declare(PassNeeds("InlinePrivateFunctions", groups=FUNCTIONS, needs="private functions called from main",
                   structure=only("function", private=1.0)))
-declare(PassNeeds("DeadCodeElimination", "bindings nobody reads, functions nobody calls",
+declare(PassNeeds("DeadCodeElimination", groups=FUNCTIONS, needs="bindings nobody reads, functions nobody calls",
                   structure=only("function", "closure", dead=1.0, options=(("unused_output", 0.5),))))
-declare(PassNeeds("RemoveUnusedParameters", "private functions with a parameter nobody reads",
+declare(PassNeeds("RemoveUnusedParameters", groups=FUNCTIONS, needs="private functions with a parameter nobody reads",
                   structure=only("function", private=1.0, options=(("unused_param", 0.9),))))
-declare(PassNeeds("RemoveUnusedOutputs", "private functions returning a tuple part nobody reads",
+declare(PassNeeds("RemoveUnusedOutputs", groups=FUNCTIONS, needs="private functions returning a tuple part nobody reads",
                   structure=only("function", private=1.0, options=(("unused_output", 0.9),))))
-declare(PassNeeds("ExpandTupleArguments", "private functions taking a tuple parameter",
+declare(PassNeeds("ExpandTupleArguments", groups=FUNCTIONS, needs="private functions taking a tuple parameter",
                   structure=only("function", private=1.0, options=(("tuple_param", 0.9),))))
-declare(PassNeeds("AttachGlobalSymbol", "functions without a global_symbol (private ones)",
+declare(PassNeeds("AttachGlobalSymbol", groups=FUNCTIONS, needs="functions without a global_symbol (private ones)",
                   structure=only("function", private=1.0)))
-declare(PassNeeds("NormalizeGlobalVar", "public functions whose global_symbol is not their name",
+declare(PassNeeds("NormalizeGlobalVar", groups=FUNCTIONS, needs="public functions whose global_symbol is not their name",
                   structure=only("function", private=0.0, options=(("symbol", 0.9),))))
-declare(PassNeeds("LambdaLift", "local functions (closures) inside a function", structure=only("closure")))
+declare(PassNeeds("LambdaLift", groups=FUNCTIONS, needs="local functions (closures) inside a function", structure=only("closure")))
 declare(PassNeeds("MergeCompositeFunctions", "composite functions FuseOpsByPattern made (a drawn pattern table)",
                   bias=GraphBias(op_weights=tuple((n, 12.0) for n, _ in PATTERN_OPS), min_nodes=3,
                                  fed_by=tuple((c, p) for c, _ in PATTERN_OPS for p, _ in PATTERN_OPS), fed=0.5),
                   structure=StructureBias(forms=(("function", 0.2), ("packed", 0.2)), regions=1, patterns=True),
                   prerequisites=("FuseOpsByPattern",)))
 
+declare(PassNeeds("StaticPlanBlockMemory", "tensors allocated in a function (its place: after CallTIRRewrite)",
+                  groups=("memory-planning",)))
+
 # -- control flow, PrimValues, shapes ---------------------------------------------------------
 declare(PassNeeds("ComputePrimValue", "R.prim_value of a computed expression (a branch on a shape comparison)",
                   structure=only("branch", conds=("shape", "tensor_to_shape"))))
 declare(PassNeeds("ConvertToDataflow", "pure bindings outside dataflow blocks", structure=StructureBias(
-    no_dataflow=0.9)))
+    no_dataflow=1.0)))
 declare(PassNeeds("CanonicalizeBindings", "trivial bindings (an alias, a match_cast to the type a value has)",
                   structure=StructureBias(aliases=1.0)))
 declare(PassNeeds("EliminateCommonSubexpr", "a computation done twice", structure=StructureBias(duplicate=1.0)))
@@ -58,14 +65,14 @@ _CHAINS = GraphBias(min_nodes=3, fed_by=(("elemwise", "elemwise"), ("broadcast",
 declare(PassNeeds("RealizeVDevice", "R.hint_on_device annotations to propagate", bias=_CHAINS,
                   structure=StructureBias(forms=(), vdevice=1.0)))
 declare(PassNeeds("Normalize", "expressions not in normal form (a call nested in another's arguments)",
-                  bias=_CHAINS, structure=StructureBias(forms=(("function", 0.3),), nested=1.0)))
+                  bias=_CHAINS, structure=StructureBias(forms=(), nested=1.0)))
 
 # -- parameters split by num_input ----------------------------------------------------------------
 _CONSTANTS = GraphBias(const_bias=0.8, prefer_const=0.6, op_weights=(("permute_dims", 4.0), ("multiply", 4.0),
                                                                      ("add", 4.0), ("matmul", 3.0)))
-declare(PassNeeds("LiftTransformParams", "computations on weights (parameters after num_input) only",
+declare(PassNeeds("LiftTransformParams", groups=("lifted-params",), needs="computations on weights (parameters after num_input) only",
                   bias=_CONSTANTS, structure=StructureBias(weights=1.0), convention="lifted"))
-declare(PassNeeds("LazyTransformParams", "a *transform_params function (LiftTransformParams makes main_transform_params)",
+declare(PassNeeds("LazyTransformParams", groups=("lifted-params",), needs="a *transform_params function (LiftTransformParams makes main_transform_params)",
                   bias=_CONSTANTS, structure=StructureBias(weights=1.0), prerequisites=("LiftTransformParams",),
                   convention="lazy_params"))
 declare(PassNeeds("BundleModelParams", "weights (parameters after num_input)",
@@ -78,8 +85,8 @@ declare(PassNeeds("LazySetOutput", "function results", structure=StructureBias(w
 # -- op patterns ------------------------------------------------------------------------------------
 declare(PassNeeds("CombineParallelMatmul", "matmuls sharing their left operand",
                   bias=motif("parallel_matmuls"), structure=GRAPHS))
-declare(PassNeeds("AdjustMatmulOrder", "(x @ b) @ c with b and c known at compile time",
-                  bias=motif("matmul_chain"), structure=GRAPHS))
+declare(PassNeeds("AdjustMatmulOrder", "(x @ b) @ c with b and c known at compile time (weights after num_input)",
+                  bias=motif("matmul_chain"), structure=StructureBias(forms=(), weights=1.0, every_weight=True)))
 declare(PassNeeds("FuseTransposeMatmul", "x @ permute_dims(w)", bias=motif("transposed_matmul"), structure=GRAPHS))
 declare(PassNeeds("ReorderTakeAfterMatmul", "x @ take(w, indices, axis=1)", bias=motif("take_matmul"),
                   structure=GRAPHS))
@@ -94,22 +101,22 @@ declare(PassNeeds("RemoveRedundantReshape", "a reshape of a reshape, or to the s
 declare(PassNeeds("OptimizeLayoutTransform", "a layout_transform undone by the next one",
                   bias=motif("layout_round_trip"), structure=GRAPHS))
 declare(PassNeeds("FastMathTransform", "exp, erf, tanh or softmax",
-                  bias=GraphBias(op_weights=(("exp", 12.0), ("erf", 12.0), ("tanh", 12.0), ("softmax", 12.0))),
+                  bias=GraphBias(op_weights=(("exp", 40.0), ("erf", 40.0), ("tanh", 40.0), ("softmax", 40.0)),
+                                 dtypes=("float32", "float16")),
                   structure=GRAPHS))
 declare(PassNeeds("DecomposeOpsForTraining", "batch_norm or layer_norm",
-                  bias=GraphBias(op_weights=(("batch_norm", 40.0), ("layer_norm", 40.0)), first_ranks=(2, 3, 4),
-                                 dtypes=("float32", "float16")), structure=GRAPHS))
+                  bias=GraphBias(op_weights=(("layer_norm", 40.0),), first_ranks=(2, 3, 4), dtypes=("float32", "float16"),
+                                 motifs=("batch_norm",), motif=0.5, min_nodes=2), structure=GRAPHS))
 _ELEMENTWISE = GraphBias(op_weights=(("add", 8.0), ("multiply", 8.0), ("subtract", 6.0), ("exp", 4.0), ("relu", 6.0),
                                      ("tanh", 4.0), ("sigmoid", 4.0), ("negative", 4.0)),
                          fed_by=(("elemwise", "elemwise"), ("broadcast", "elemwise"), ("elemwise", "broadcast")),
                          fed=0.9, min_nodes=2)
-declare(PassNeeds("DataflowUseInplaceCalls", "elementwise ops whose operand is dead after them",
-                  bias=_ELEMENTWISE, structure=GRAPHS))
+declare(PassNeeds("DataflowUseInplaceCalls", "add/subtract/multiply/divide/silu/relu whose operand is dead after "
+                  "them", bias=motif("inplace_chain", chance=0.6, op_weights=_ELEMENTWISE.op_weights), structure=GRAPHS))
 declare(PassNeeds("SpecializePrimFuncBasedOnCallSite", "call_tir of PrimFuncs written for symbolic shapes",
                   bias=GraphBias(symbolic=0.9), structure=GRAPHS, prerequisites=("LegalizeOps",)))
-declare(PassNeeds("RewriteDataflowReshape", "reshapes (legalized, in dataflow blocks)",
-                  bias=GraphBias(op_weights=(("reshape", 20.0), ("expand_dims", 10.0), ("squeeze", 10.0),
-                                             ("flatten", 10.0))), structure=GRAPHS))
+declare(PassNeeds("RewriteDataflowReshape", "reshapes (legalized) read by other ops inside a dataflow block",
+                  bias=motif("reshape_then", chance=0.6, dtypes=()), structure=GRAPHS))
 declare(PassNeeds("ToMixedPrecision", "float32 matmul/conv2d (what it computes in float16) and what follows them",
                   bias=GraphBias(op_weights=(("matmul", 20.0), ("conv2d", 20.0))), structure=GRAPHS))
 

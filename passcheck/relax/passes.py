@@ -38,8 +38,9 @@ PassFactory = Callable[[dict[str, Any]], Any]  # extras -> tvm Pass
 
 # Every desired layout ConvertLayout accepts for conv2d in TVM 0.27 (measured): any order of the
 # four axes, and a channel axis split by a factor (a conv whose channels the factor does not
-# divide is left as it is); the usual ones first (they shrink there)
-_USUAL_DATA, _USUAL_KERNEL = ("NCHW", "NHWC"), ("OIHW", "OHWI", "HWIO", "HWOI")
+# divide is left as it is); the usual ones first (they shrink there), a change of layout first
+# (NCHW with OIHW asks for no change: ConvertLayout rightly leaves the module as it is)
+_USUAL_DATA, _USUAL_KERNEL = ("NHWC", "NCHW"), ("OHWI", "OIHW", "HWIO", "HWOI")
 DATA_LAYOUTS = (*_USUAL_DATA, *sorted({"".join(p) for p in permutations("NCHW")} - set(_USUAL_DATA)),
                 "NCHW4c", "NCHW2c", "NHWC4c")
 KERNEL_LAYOUTS = (*_USUAL_KERNEL, *sorted({"".join(p) for p in permutations("OIHW")} - set(_USUAL_KERNEL)),
@@ -77,6 +78,7 @@ class RelaxPassSubject(Subject):
     # how its output's main is called when the pass changes its calling convention by design
     # (``conventions.py``); signature_preserved then does not apply
     convention: str = ""
+    groups: tuple[str, ...] = ()  # property groups (``@prop("memory-planning")``)
 
     def strategy(self, options: Options) -> st.SearchStrategy[GraphSpec]:
         bias = replace(self.bias, allow_special=options.allow_special_values)
@@ -255,8 +257,9 @@ register_subject(RelaxPassSubject(
     summary="operator fusion: LegalizeOps, AnnotateTIROpPattern, then FuseOps + FuseTIR",
     needs="chains of elementwise, injective and reduction ops (legalized) inside a dataflow block",
     # (at least three nodes: a one-op graph has nothing to fuse)
+    # (chains: a DAG whose values all reach several outputs has nothing FuseOps fuses)
     bias=GraphBias(op_weights=_FUSE_WEIGHTS, min_nodes=3, max_nodes=8, symbolic=0.4, float16=0.1, fed_by=_FUSE_FED,
-                   fed=1.0, reuse=0.3, equal_extents=0.4),
+                   fed=1.0, reuse=0.3, equal_extents=0.4, motifs=("chain",), motif=0.75),
     prerequisites=("LegalizeOps", "AnnotateTIROpPattern"),
     make_pass=lambda extras: _t().FuseOps(),
     follow_ups=("FuseTIR",),
@@ -273,7 +276,7 @@ register_subject(RelaxPassSubject(
     # (weights that keep these ops' share of a vocabulary of over a hundred ops)
     bias=GraphBias(op_weights=(("add", 8.0), ("subtract", 8.0), ("multiply", 8.0), ("divide", 12.0), ("exp", 6.0)),
                    const_bias=0.7, prefer_const=0.6, max_nodes=8, symbolic=0.1, float16=0.1,
-                   special_consts=0.5, zero_size=0.15, other_dtypes=0.3),
+                   special_consts=0.5, zero_size=0.15, other_dtypes=0.3, motifs=("constant_op",), motif=0.3),
     make_pass=lambda extras: _t().FoldConstant(),
     stage="FoldConstant",
 ))
@@ -296,6 +299,8 @@ register_subject(RelaxPassSubject(
                                ("add", 8.0), ("batch_norm", 6.0), ("softmax", 10.0), ("concat", 10.0),
                                ("strided_slice", 6.0), ("sum", 10.0), ("mean", 10.0), ("max", 5.0)),
                    first_ranks=(4,), min_nodes=3, max_nodes=7, symbolic=0.0, square=0.5, float16=0.1,
+                   # (float graphs only: ConvertLayout acts through conv2d, which integer graphs never reach)
+                   motifs=("conv2d",), motif=0.65, other_dtypes=0.0,
                    fed_by=tuple((c, "conv2d") for c in _LAYOUT_SENSITIVE + _CONVERTED_PATTERNS), fed=0.8,
                    extra=(("desired_layouts", _layouts),)),
     make_pass=lambda extras: _t().ConvertLayout(_desired_layouts(extras)),
@@ -316,7 +321,7 @@ register_subject(RelaxPassSubject(
     bias=GraphBias(op_weights=(("batch_norm", 24.0), ("layer_norm", 16.0), ("group_norm", 16.0),
                                ("instance_norm", 16.0), ("rms_norm", 16.0), ("log_softmax", 16.0),
                                ("dropout", 6.0), ("conv2d", 6.0)),
-                   first_ranks=(2, 3, 4), max_nodes=6, symbolic=0.1,
+                   first_ranks=(2, 3, 4), min_nodes=2, max_nodes=6, symbolic=0.1, motifs=("batch_norm",), motif=0.7,
                    # the float dtypes norms take (an integer graph reaches a norm only after astype)
                    dtypes=("float32", "float16", "float64", "bfloat16")),
     make_pass=lambda extras: _t().DecomposeOpsForInference(),
@@ -353,7 +358,7 @@ def generic_subject(name: str) -> RelaxPassSubject | None:
     where, needs = place(name), needs_of(name)
     return GenericRelaxSubject(name=name, summary=f"relax.transform.{name} (generic properties)",
                                make_pass=lambda extras: factory(), stage=name, needs=needs.text, bias=needs.bias,
-                               structure=needs.structure, convention=needs.convention,
+                               structure=needs.structure, convention=needs.convention, groups=needs.groups,
                                prerequisites=(where.before if where else ()) + needs.prerequisites,
                                finish=where.after if where and where.compiles_rest else None)
 

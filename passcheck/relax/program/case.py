@@ -39,6 +39,12 @@ class ProgramCase(RelaxCase):
     def output_dtypes(self) -> list[str]:
         return super().output_dtypes() * len(self.program.runs())
 
+    def output_label(self, i: int) -> str:
+        n = len(self.spec.outputs)
+        truths = self.program.runs()[i // n] if self.program.conds else ()
+        where = ", ".join(f"cond{k}={'true' if t else 'false'}" for k, t in enumerate(truths))
+        return f"output {i % n}" + (f" (run with {where})" if where else "")
+
     def reference(self) -> list[Any]:
         from passcheck.relax.program.reference import evaluate
 

@@ -37,6 +37,7 @@ class StructureBias:
     conds: tuple[str, ...] = COND_KINDS
     private: float = 0.7  # chance a helper function is private
     weights: float = 0.0  # chance constants become weight parameters after num_input
+    every_weight: bool = False  # then every constant (else a drawn subset)
     no_dataflow: float = 0.0  # chance the program has no dataflow blocks
     aliases: float = 0.0  # chance of redundant bindings (an alias and a match_cast to its own type)
     dead: float = 0.0  # chance of dead bindings
@@ -64,7 +65,8 @@ def _programs(draw: Any, graph: GraphSpec, sb: StructureBias) -> ProgramSpec:
     prog = ProgramSpec(graph, tuple(regions), tuple(conds))
     if chance(draw, sb.weights):
         consts = [i for i, d in enumerate(graph.inputs) if d.const]
-        weights = draw(st.lists(st.sampled_from(consts), unique=True, max_size=len(consts))) if consts else []
+        weights = consts if sb.every_weight else \
+            draw(st.lists(st.sampled_from(consts), unique=True, min_size=1, max_size=len(consts))) if consts else []
         inputs = tuple(replace(d, const=False) if i in weights else d for i, d in enumerate(graph.inputs))
         prog = replace(prog, graph=replace(graph, inputs=inputs), num_input=0, weights=tuple(sorted(weights)))
     if sb.patterns:

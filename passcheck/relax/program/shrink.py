@@ -1,7 +1,7 @@
 """Structural simplifications of a failing program, after Hypothesis shrank its draws: fewer
-functions, branches and extras first (a region flattened into its caller, a condition dropped with
-the branches that read it, weights made constants again, an extra binding gone), then the graph's
-own (an op spliced out or dropped), for the layouts that stay valid."""
+functions, branches and extras first (a region's nodes emitted plainly in its caller, a condition
+nobody reads dropped, weights made constants again, an extra binding gone), then fewer ops (the
+graph's own simplifications, with the regions, tails and extras renumbered to the nodes kept)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,8 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 from passcheck.relax.program.spec import ProgramSpec, Region, closed
+
+NODE_OPTIONS = ("aliases", "dead", "duplicate", "nested", "vdevice")  # program options listing node indexes
 
 
 def _without(regions: tuple[Region, ...], target: Region) -> tuple[Region, ...]:
@@ -27,38 +29,26 @@ def _uses_cond(regions: tuple[Region, ...], k: int) -> bool:
 
 
 def simplifications(prog: ProgramSpec) -> Iterator[ProgramSpec]:
-    # one region fewer: its nodes emitted plainly in its caller
-    for r in prog.all_regions():
-        regions = _without(prog.regions, r)
-        conds = prog.conds
-        if r.form == "branch" and not _uses_cond(regions, r.option["cond"]):
-            conds = prog.conds  # a condition nobody reads stays a parameter: dropped below
-        yield replace(prog, regions=regions, conds=conds)
-    # an unread condition dropped (the later ones renumbered)
-    for k in range(len(prog.conds)):
+    for r in prog.all_regions():  # one region fewer
+        yield replace(prog, regions=_without(prog.regions, r))
+    for k in range(len(prog.conds)):  # an unread condition dropped (the later ones renumbered)
         if not _uses_cond(prog.regions, k):
-            yield replace(prog, regions=_renumber(prog.regions, k), conds=prog.conds[:k] + prog.conds[k + 1:])
-    if prog.num_input is not None:
+            yield replace(prog, regions=_renumber_cond(prog.regions, k), conds=prog.conds[:k] + prog.conds[k + 1:])
+    if prog.num_input is not None:  # weights back to constants
         inputs = tuple(replace(d, const=True) if i in prog.weights and all(isinstance(x, int) for x in d.shape)
                        else d for i, d in enumerate(prog.graph.inputs))
         yield replace(prog, graph=replace(prog.graph, inputs=inputs), num_input=None, weights=())
-    for key, _ in prog.options:
+    for key, _ in prog.options:  # an extra gone
         yield replace(prog, options=tuple(kv for kv in prog.options if kv[0] != key))
-    if not prog.regions and not prog.conds and not prog.options and prog.num_input is None:
-        from passcheck.relax.shrink import simplifications as graph_simplifications
+    from passcheck.relax.shrink import mapped_simplifications
 
-        for g in graph_simplifications(prog.graph):
-            yield replace(prog, graph=g)
-    elif not prog.options:
-        from passcheck.relax.shrink import simplifications as graph_simplifications
-
-        # the graph's own, while its node numbering keeps every region where it was
-        for g in graph_simplifications(prog.graph):
-            if len(g.nodes) == len(prog.graph.nodes) and _valid(replace(prog, graph=g)):
-                yield replace(prog, graph=g)
+    for graph, moved in mapped_simplifications(prog.graph):  # an op fewer
+        cand = _renumbered(prog, graph, moved)
+        if cand is not None:
+            yield cand
 
 
-def _renumber(regions: tuple[Region, ...], k: int) -> tuple[Region, ...]:
+def _renumber_cond(regions: tuple[Region, ...], k: int) -> tuple[Region, ...]:
     def fix(r: Region) -> Region:
         opts = r.options
         if r.form == "branch" and int(r.option["cond"]) > k:  # type: ignore[call-overload]
@@ -67,5 +57,37 @@ def _renumber(regions: tuple[Region, ...], k: int) -> tuple[Region, ...]:
     return tuple(fix(r) for r in regions)
 
 
-def _valid(prog: ProgramSpec) -> bool:
-    return all(closed(prog.graph, r.start, r.stop) for r in prog.all_regions() if r.form == "branch")
+def _renumbered(prog: ProgramSpec, graph: object, moved: dict[int, int]) -> ProgramSpec | None:
+    """``prog`` on ``graph`` (a simplification of its graph keeping the nodes ``moved`` maps): every
+    region over the nodes it kept (a region that kept none goes), tails and extras renumbered;
+    None when the layout no longer holds (a branch whose values leave it, a single-op form that
+    lost its op)."""
+    old, new = prog.graph, graph
+    old_in, new_in = len(old.inputs), len(new.inputs)  # type: ignore[attr-defined]
+    values = {old_in + j: new_in + k for j, k in moved.items()}
+
+    def fix(r: Region) -> Region | None:
+        kept = [moved[j] for j in range(r.start, r.stop) if j in moved]
+        if not kept:
+            return None
+        opts = r.options
+        if r.form == "branch":
+            tails = tuple((values[v], op) for v, op in r.option.get("tails", ()) if v in values)  # type: ignore[union-attr]
+            opts = tuple((key, tails if key == "tails" else v) for key, v in r.options)
+        inner = tuple(x for x in (fix(i) for i in r.inner) if x is not None)
+        return replace(r, start=kept[0], stop=kept[-1] + 1, options=opts, inner=inner)
+
+    regions = tuple(x for x in (fix(r) for r in prog.regions) if x is not None)
+    options = tuple((key, tuple(moved[j] for j in v if j in moved)) if key in NODE_OPTIONS else (key, v)  # type: ignore[union-attr]
+                    for key, v in prog.options)
+    weights = tuple(i for i in prog.weights if i < new_in)  # (weights are inputs: a dropped one shifts the rest)
+    cand = replace(prog, graph=new, regions=regions, options=tuple(kv for kv in options if kv[1] != ()),
+                   weights=weights if len(new.inputs) == len(old.inputs) else ())  # type: ignore[attr-defined]
+    if cand.num_input is not None and not cand.weights:
+        cand = replace(cand, num_input=None)
+    for r in cand.all_regions():
+        if r.form == "branch" and not closed(new, r.start, r.stop):  # type: ignore[arg-type]
+            return None
+        if r.form in ("tir", "packed") and r.stop - r.start != 1:
+            return None
+    return cand
