@@ -81,19 +81,31 @@ def _callbacks(vm: Any, mod: Any, before_main: Any, calls: list[list[Any]], tens
 def _lazy_params(vm: Any, mod: Any, before_main: Any, calls: list[list[Any]], tensors: bool) -> list[np.ndarray]:
     """LazyTransformParams on the function LiftTransformParams made: it reads weight i with the
     global function get_item(i) and hands transformed value i to set_item(i, value)."""
-    import tvm_ffi
-
     out: list[np.ndarray] = []
     for args in calls:
         _, inputs, weights = _split(before_main, args, tensors)
-        written: dict[int, Any] = {}
-        tvm_ffi.register_global_func("get_item", lambda i, w=weights: w[int(i)], override=True)
-        tvm_ffi.register_global_func("set_item", lambda i, v, w=written: w.__setitem__(int(i), v), override=True)
+        _LAZY.update(weights=weights, written={})
         with timing.stage("run"):
             if "main_transform_params" in _names(mod):
                 vm["main_transform_params"]()
+            written = _LAZY["written"]
             out += flatten_outputs(vm["main"](*inputs, *[written[i] for i in sorted(written)]))
     return out
+
+
+# What get_item/set_item serve the running call (the VM finds global functions when it is made:
+# they are registered once, when this module is imported, before any VM is)
+_LAZY: dict[str, Any] = {"weights": [], "written": {}}
+
+
+def _register_lazy_callbacks() -> None:
+    import tvm_ffi
+
+    tvm_ffi.register_global_func("get_item", lambda i: _LAZY["weights"][int(i)], override=True)
+    tvm_ffi.register_global_func("set_item", lambda i, v: _LAZY["written"].__setitem__(int(i), v), override=True)
+
+
+_register_lazy_callbacks()
 
 
 def _names(mod: Any) -> set[str]:

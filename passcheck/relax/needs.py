@@ -29,6 +29,9 @@ class PassNeeds:
     convention: str = ""
     cannot_act: str = ""  # why no drawn program can make it act (an external codegen, a GPU)
     groups: tuple[str, ...] = ()  # property groups it belongs to (memory-planning, lifted-params, functions)
+    # why the pass runs on the drawn program as it is rather than at its place in TVM's pipelines
+    # (read from TVM: ``pipelines.py``); "" where it runs at that place
+    unplaced: str = ""
 
     @property
     def text(self) -> str:

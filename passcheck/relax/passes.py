@@ -355,7 +355,8 @@ def generic_subject(name: str) -> RelaxPassSubject | None:
 
     if not isinstance(made, tvm.transform.Pass):
         raise UsageError(f"relax.transform.{name} is not a pass; `passcheck list` shows the passes")
-    where, needs = place(name), needs_of(name)
+    needs = needs_of(name)
+    where = None if needs.unplaced else place(name)
     return GenericRelaxSubject(name=name, summary=f"relax.transform.{name} (generic properties)",
                                make_pass=lambda extras: factory(), stage=name, needs=needs.text, bias=needs.bias,
                                structure=needs.structure, convention=needs.convention, groups=needs.groups,

@@ -163,7 +163,8 @@ def _region(draw: Any, graph: GraphSpec, sb: StructureBias, form: str, start: in
                 opts.append((key, True))
         if form == "function" and not chance(draw, sb.private):
             opts.append(("private", False))
-            if chance(draw, dict(sb.options).get("symbol", 0.15)):  # a global_symbol other than its name
+            # a global_symbol other than its name: not well-formed until NormalizeGlobalVar (only its programs)
+            if chance(draw, dict(sb.options).get("symbol", 0.0)):
                 opts.append(("symbol", draw(st.sampled_from([n for n in NAMES if n != name]))))
     inner = tuple(_regions(draw, graph, sb, start, stop, depth + 1, conds)) \
         if form in ("function", "closure", "branch") else ()
