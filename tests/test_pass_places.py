@@ -39,3 +39,14 @@ def test_a_lowering_pass_gets_lowered_ir_and_the_rest_of_the_lowering() -> None:
 
     x = case.params()[0]
     assert np.allclose(case.run("after")[0], np.exp(np.maximum(x, 0)))
+
+
+def test_a_pass_may_be_declared_to_run_on_the_drawn_program() -> None:
+    """LiftTransformParams's one place in TVM's pipelines (static_shape_tuning, after FuseOps) leaves
+    it nothing to lift: it is declared to run on the drawn program, and says why."""
+    from passcheck.relax.needs import needs_of
+
+    assert place("LiftTransformParams").pipeline == "static_shape_tuning"
+    assert "FuseOps" in needs_of("LiftTransformParams").unplaced
+    assert resolve("LiftTransformParams").prerequisites == ()
+    assert resolve("LazyTransformParams").prerequisites == ("LiftTransformParams",)

@@ -32,6 +32,7 @@ LAYOUTS = {
     "public function, tuple param, unused param and output": (
         Region(0, 3, "function", "f", options=(("private", False), ("symbol", "g"), ("tuple_param", True),
                                                ("unused_param", True), ("unused_output", True))),),
+    "function shared by two callers": (Region(0, 2, "function", "helper", options=(("shared", True),)),),
     "closure": (Region(1, 3, "closure", "inner", options=(("capture", True),)),),
     "branch": (BRANCH,),
     "nested branches": (replace(BRANCH, inner=(Region(3, 4, "branch", options=(("cond", 1), ("tails", ((6, "negative"),)))),)),),

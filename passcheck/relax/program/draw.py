@@ -158,7 +158,7 @@ def _region(draw: Any, graph: GraphSpec, sb: StructureBias, form: str, start: in
     name = ""
     if form in ("function", "closure"):
         name = draw(st.sampled_from(NAMES))
-        for key in ("unused_param", "unused_output", "tuple_param", "capture"):
+        for key in ("unused_param", "unused_output", "tuple_param", "capture", "shared"):
             if chance(draw, dict(sb.options).get(key, 0.15)):
                 opts.append((key, True))
         if form == "function" and not chance(draw, sb.private):

@@ -173,6 +173,25 @@ def _emit_function(em: Any, env: dict[int, Any], region: Region, later: set[int]
     gv = em.bb.add_func(func, name)
     n = len(outs) + len(unused_out)
     _spread(em, env, relax.Call(gv, call_args), outs, n, later)
+    if opts.get("shared"):
+        _second_caller(em, env, gv, params, call_args, outs, n, later, name)
+
+
+def _second_caller(em: Any, env: dict[int, Any], gv: Any, params: list[Any], call_args: list[Any], outs: list[int],
+                   n: int, later: set[int], name: str) -> None:
+    """A private wrapper calling the helper too, called by main: the helper is shared by two callers.
+    The ops after the region read the wrapper's results, main returns the direct call's."""
+    from tvm import relax
+
+    wparams = [relax.Var(p.name, p.ty) for p in params]
+    wrapper = em.function(wparams, lambda: [em.bb.emit(relax.Call(gv, wparams))], {}, private=True)
+    wgv = em.bb.add_func(wrapper, em.fresh_name(f"{name}_caller"))
+    second: dict[int, Any] = {}
+    _spread(em, second, relax.Call(wgv, call_args), outs, n, later)
+    read_after = {a for node in em.graph.nodes[max(outs) - len(em.graph.inputs) + 1:] for a in node.args} if outs else set()
+    for vid in outs:
+        if vid in read_after:
+            env[vid] = second[vid]
 
 
 register_form(Form("function", "a helper function (private or public, a drawn name) called from its caller: "
