@@ -50,3 +50,11 @@ run_before_pass  # tests/gpu/test_tvm_bugs_gpu_launch.py: what VerifyMemory is g
 # Relax functions of TVMScript modules in tests/test_kernel_cache.py: the module holds them by name.
 dynamic
 unused
+# TVM calls a pass instrument's hooks by name (passcheck.relax.pipelines reads its pipelines' order)
+run_before_pass
+run_after_pass
+# tests/program_buggy_passes.py: the planted bugs of tests/test_program_buggy_passes.py, named by spec
+drop_else
+reuse_live_buffer
+lift_twice
+inline_drops_second_argument

@@ -75,6 +75,7 @@ def _given() -> Any:
 
 KINDS = {  # kind: (subject, ir, the examples to try, in order, until one builds)
     "GraphSpec": ("FoldConstant", "relax", lambda: _drawn("FoldConstant", "relax")),
+    "ProgramSpec": ("LambdaLift", "relax", lambda: _drawn("LambdaLift", "relax")),
     "Mutant": ("FoldConstant", "relax", lambda: _drawn("FoldConstant", "relax", Options(extra=((MUTATE, 1),)))),
     "SeedModel": ("FoldConstant", "relax", _seed_model),
     "PassSequence": ("sequence", "relax", lambda: _drawn("sequence", "relax")),

@@ -57,6 +57,9 @@ class ExampleResult:
     timings: dict[str, float] = field(default_factory=dict)  # stage -> seconds (core.timing)
     counts: dict[str, int] = field(default_factory=dict)  # event -> times (core.timing.count)
     coverage: dict[str, tuple[str, ...]] = field(default_factory=dict)  # what it exercised, by category
+    # Did the transformation change the example's IR (structurally)? None: the subject does not
+    # say. A run counts these: a pass that changed nothing tested nothing (its activity).
+    changed: bool | None = None
 
     @property
     def failed(self) -> dict[str, Outcome]:

@@ -50,6 +50,9 @@ class Subject(ABC):
     groups: tuple[str, ...] = ()
     ir: str = "relax"
     summary: str = ""
+    # What the transformation acts on, named in the warning of a run where it changed almost no
+    # example ("" : nothing declared)
+    needs: str = ""
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -89,6 +92,11 @@ class Subject(ABC):
         and leave the outputs on each case, so its properties find them computed. It must give
         exactly what each case would compute alone, and leave a case as it was where it cannot
         (its property then computes it and meets the same failure); nothing by default."""
+        return None
+
+    def changed(self, case: Any) -> bool | None:
+        """Whether the transformation changed the example's IR structurally (its output differs
+        from its input); None when the subject cannot say (not counted in the activity)."""
         return None
 
     def coverage(self, example: Any, case: Any | None) -> dict[str, tuple[str, ...]]:

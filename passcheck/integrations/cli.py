@@ -79,6 +79,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "pytest's xfail, and only new findings exit 1")
     p.add_argument("--ignore-known", action="store_true",
                    help="the default (known TVM bugs do not fail the run); accepted for old scripts")
+    p.add_argument("--min-activity", type=float, default=None, metavar="P",
+                   help="exit 2 when the pass changed fewer than P%% of the examples (it tested little)")
     variants.add_arguments(p)
     return p
 
@@ -136,6 +138,10 @@ def _run(ns: argparse.Namespace) -> int:
     seed_report.render(result, out)
     for spec in ns.report:
         out.print(f"report: {escape(str(write_report(result, spec)))}")
+    if ns.min_activity is not None and result.activity is not None and 100 * result.activity < ns.min_activity:
+        print(f"passcheck: error: --min-activity {ns.min_activity:g}: {result.activity_line()}, under "
+              f"{ns.min_activity:g}%", file=sys.stderr)
+        return EXIT_USAGE
     return EXIT_OK if result.ok else EXIT_FINDINGS
 
 

@@ -34,7 +34,7 @@ def prefetch(cases: list[RelaxCase], modules: list[str]) -> None:
         for which in modules:
             mod = case.module(which)
             # a module part-way through the lowering needs the rest of it, not the whole pipeline
-            if mod is None or ("run", which) in case._memo or which in case.pipeline_for:
+            if mod is None or ("run", which) in case._memo or which in case.pipeline_for or which in case.conventions:
                 continue
             if case.after is None:  # the pass (or one before it) raised: checks that run are rare
                 continue
@@ -56,7 +56,7 @@ def prefetch(cases: list[RelaxCase], modules: list[str]) -> None:
                 continue  # left to the case's own run, which raises the same
             vm, prefix = vms[j]
             try:
-                outputs[j] = execution.call_main(vm, prefix + case.entry, case.params(), case.tensor_inputs)
+                outputs[j] = execution.call_all(vm, prefix + case.entry, case.calls(), case.tensor_inputs)
             except Exception:  # noqa: BLE001 - left to the case's own run, which raises the same
                 continue
             case.ran(which, mod, outputs[j])
@@ -80,7 +80,7 @@ def _run(jobs: list[tuple[RelaxCase, str, Any, str]], chosen: list[int], outputs
     for j in chosen:
         case, which, mod, prefix = jobs[j]
         try:
-            outputs[j] = execution.call_main(vm, prefix + case.entry, case.params(), case.tensor_inputs)
+            outputs[j] = execution.call_all(vm, prefix + case.entry, case.calls(), case.tensor_inputs)
         except Exception:  # noqa: BLE001 - left to the case's own run, which raises the same
             continue
         case.ran(which, mod, outputs[j])

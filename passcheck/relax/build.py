@@ -53,9 +53,9 @@ def _emit_nodes(bb: Any, spec: GraphSpec, ops: Any, values: list[Any], relax: An
         expr = ops[node.op].build([values[a] for a in node.args], dict(node.attrs))
         vid = n_in + i
         if "match-cast" in ops[node.op].tags:
-            # the call bound first, then cast (as frontends write it; a match_cast of the call
-            # itself makes ConvertLayout raise, noted for triage in the branch's report)
-            expr = bb.match_cast(bb.emit(expr), static_type(node))
+            # the call bound first, then cast, or (``cast_calls``) the cast of the call itself:
+            # frontends emit both
+            expr = bb.match_cast(expr if spec.cast_calls else bb.emit(expr), static_type(node))
         if dataflow and vid in outs and len(spec.outputs) == 1:
             values.append(bb.emit_output(expr))
         else:

@@ -51,6 +51,8 @@ class RelaxCase(Case):
         # float16): the reference's bounds are derived for that dtype
         self.computed_in: dict[str, str] = {}
         self.tensor_inputs = bool(getattr(spec, "tensor_inputs", False))
+        # how a module whose main the pass changed by design is called (``conventions.py``), by name
+        self.conventions: dict[str, str] = {}
 
     @property
     def dtype(self) -> str:
@@ -59,6 +61,19 @@ class RelaxCase(Case):
     def params(self) -> list[np.ndarray]:
         """Concrete parameter arrays (symbolic dims at ``spec.sym_sizes``)."""
         return self.memo("params", lambda: input_arrays(self.spec))
+
+    def calls(self) -> list[list[Any]]:
+        """The arguments of each call of the entry function: one call; a program with branches has
+        one per combination of its conditions."""
+        return [self.params()]
+
+    def output_label(self, i: int) -> str:
+        """How output ``i`` of ``run`` (over every call) is named in a message."""
+        return f"output {i}"
+
+    def output_dtypes(self) -> list[str]:
+        """The dtype of each output, over every call."""
+        return [self.spec.value_dtype(o) for o in self.spec.outputs]
 
     def reference(self) -> list[reference.Approx]:
         if self.no_reference:
@@ -82,20 +97,32 @@ class RelaxCase(Case):
         mod = self._module(which)
         # A pass that left the entry function and all it calls as they were (e.g. nothing to
         # fuse) computes what the input computes: identical IR compiles to identical code, so
-        # one compile and one run serve both.
+        # one compile and one run serve both. A calling convention calls other functions too:
+        # there the whole module must be the same.
+        import tvm_ffi
+
         for other, outputs in self._runs:
-            if execution.same_program(other, mod, self.entry):
+            if (execution.same_program(other, mod, self.entry) if which not in self.conventions
+                    else tvm_ffi.structural_equal(other, mod)):
                 return outputs
+        if which in self.conventions:
+            from passcheck.relax.conventions import CONVENTIONS
+
+            vm = execution.compile_relax(mod, self.pipeline_for.get(which, "default"))
+            outputs = CONVENTIONS.get(self.conventions[which])(vm, mod, self.before[self.entry], self.calls(),
+                                                               self.tensor_inputs)
+            self._runs.append((mod, outputs))
+            return outputs
         if which in self.pipeline_for:
-            outputs = execution.run_relax(mod, self.params(), pipeline=self.pipeline_for[which],
-                                           tensors=self.tensor_inputs)
+            vm = execution.compile_relax(mod, self.pipeline_for[which])
+            outputs = execution.call_all(vm, self.entry, self.calls(), self.tensor_inputs)
             self._runs.append((mod, outputs))
             return outputs
         partner = self.co_run.get(which)
         if partner is not None and ("run", partner) not in self._memo:
             other = self._module(partner)
             try:
-                outputs, other_outputs = execution.run_relax_pair(mod, other, self.params(), self.entry,
+                outputs, other_outputs = execution.run_relax_pair(mod, other, self.calls(), self.entry,
                                                                     self.tensor_inputs)
             except Exception:  # noqa: BLE001 - compile apart so a failure is blamed on its module
                 pass
@@ -104,7 +131,7 @@ class RelaxCase(Case):
                 self._runs.append((other, other_outputs))
                 self._memo[("run", partner)] = other_outputs
                 return outputs
-        outputs = execution.run_relax(mod, self.params(), self.entry, tensors=self.tensor_inputs)
+        outputs = execution.call_all(execution.compile_relax(mod), self.entry, self.calls(), self.tensor_inputs)
         self._runs.append((mod, outputs))
         return outputs
 
@@ -134,9 +161,9 @@ class RelaxCase(Case):
         if len(outputs) != len(refs):
             return 0, Mismatch((), float("nan"), float("nan"), 0.0, 0, 0,
                                shape_note=f"{len(outputs)} tensors returned, the input graph returns {len(refs)}")
-        for i, (got, ref) in enumerate(zip(outputs, refs)):
+        for i, (got, ref, dtype) in enumerate(zip(outputs, refs, self.output_dtypes())):
             # each output in its own dtype (a graph may return float and bool values together)
-            m = compare(got, ref, self.spec.value_dtype(self.spec.outputs[i]))
+            m = compare(got, ref, dtype)
             if m is not None:
                 return i, m
         return None

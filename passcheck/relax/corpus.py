@@ -129,6 +129,7 @@ class CorpusRelaxCase(RelaxCase):
         self._runs = []
         self.co_run = {}
         self.pipeline_for = {}
+        self.conventions = {}
         self.no_reference = ""
 
     def params(self) -> list[Any]:

@@ -61,6 +61,10 @@ class GraphBias:
     fed_by: tuple[tuple[str, str], ...] = ()
     fed: float = 0.0
     extra: tuple[tuple[str, Any], ...] = field(default=())  # strategies for pass-specific extras
+    # motifs (``relax.motifs``: a few ops in the shape a pass rewrites) and the chance each op
+    # drawn is one of them instead
+    motifs: tuple[str, ...] = ()
+    motif: float = 0.0
 
     def weight(self, op: str) -> float:
         return dict(self.op_weights).get(op, 1.0)
@@ -143,8 +147,22 @@ def relax_graphs(draw: Any, bias: GraphBias = GraphBias()) -> GraphSpec:
     producer: dict[int, str] = {}  # value id -> the op that computed it
     n_nodes = draw(st.integers(bias.min_nodes, bias.max_nodes))
     attempts = 0
+    def add(name: str, drawn: Drawn) -> ValueInfo:
+        out_dtype = drawn.dtype or (ctx.info(drawn.args[0]).dtype if drawn.args else ctx.dtype)
+        _add_node(ctx, nodes, name, out_dtype, drawn)
+        has_consumer.update(drawn.args)
+        producer[len(nodes) - 1] = name
+        return ctx.values[-1]
+
     while len(nodes) < n_nodes and attempts < 4 * n_nodes + 8:
         attempts += 1
+        # (a motif where the draw is smallest: minimal examples, and what shrinking reaches, hold
+        # what the pass acts on)
+        if bias.motifs and not chance(draw, 1.0 - bias.motif):
+            from passcheck.relax.motifs import MOTIFS
+
+            MOTIFS.get(draw(st.sampled_from(bias.motifs)))(ctx, add)
+            continue
         name = draw(choose_op)
         op = ops[name]
         const_first = chance(draw, bias.prefer_const)
@@ -210,9 +228,12 @@ def relax_graphs(draw: Any, bias: GraphBias = GraphBias()) -> GraphSpec:
     # how the inputs reach the VM, drawn last (the earlier draws stay as they were): NumPy arrays
     # (where it refuses zero-size ones, a kept TVM bug) or TVM tensor copies (where they run)
     tensors = chance(draw, bias.tensor_inputs)
+    # a data-dependent op's match_cast on the call itself or on its bound value (drawn after the
+    # rest, which stays as it was)
+    cast_calls = any("match-cast" in ops[n.op].tags for n in spec_nodes) and draw(st.booleans())
     inputs: tuple[TensorDecl, ...] = tuple(ctx.inputs)
     return GraphSpec(inputs, spec_nodes, tuple(outputs), tuple(sorted(sym_sizes.items())), seed, True, extras,
-                     tensors)
+                     tensors, cast_calls)
 
 
 def _draw_for(ctx: DrawContext, op: Any, first: ValueInfo) -> Drawn | None:

@@ -21,20 +21,26 @@ from passcheck.core import timing
 from passcheck.core.corpus import CorpusModule
 from passcheck.core.errors import UsageError, error_line
 from passcheck.core.subject import Family, Options, Subject, register_family, register_subject
+from passcheck.relax import needs_by_pass  # noqa: F401  (importing it declares every pass's needs)
 from passcheck.relax.case import RelaxCase
 from passcheck.relax.corpus import corpus_case
 from passcheck.relax.examples import kind_of
 from passcheck.relax.gpu import relax_gpu_subject_by_name
 from passcheck.relax.graphs import GraphBias, relax_graphs
+from passcheck.relax.needs import needs_of
+from passcheck.relax.pipelines import make_pass as make_named_pass
+from passcheck.relax.pipelines import place
+from passcheck.relax.program.draw import StructureBias, relax_programs
 from passcheck.relax.spec import GraphSpec
-from passcheck.relax.variants import example_strategy, seed_examples
+from passcheck.relax.variants import example_strategy, mutation_rounds, seed_examples, seed_sources
 
 PassFactory = Callable[[dict[str, Any]], Any]  # extras -> tvm Pass
 
 # Every desired layout ConvertLayout accepts for conv2d in TVM 0.27 (measured): any order of the
 # four axes, and a channel axis split by a factor (a conv whose channels the factor does not
-# divide is left as it is); the usual ones first (they shrink there)
-_USUAL_DATA, _USUAL_KERNEL = ("NCHW", "NHWC"), ("OIHW", "OHWI", "HWIO", "HWOI")
+# divide is left as it is); the usual ones first (they shrink there), a change of layout first
+# (NCHW with OIHW asks for no change: ConvertLayout rightly leaves the module as it is)
+_USUAL_DATA, _USUAL_KERNEL = ("NHWC", "NCHW"), ("OHWI", "OIHW", "HWIO", "HWOI")
 DATA_LAYOUTS = (*_USUAL_DATA, *sorted({"".join(p) for p in permutations("NCHW")} - set(_USUAL_DATA)),
                 "NCHW4c", "NCHW2c", "NHWC4c")
 KERNEL_LAYOUTS = (*_USUAL_KERNEL, *sorted({"".join(p) for p in permutations("OIHW")} - set(_USUAL_KERNEL)),
@@ -52,6 +58,7 @@ class RelaxPassSubject(Subject):
     name: str = ""
     aliases: tuple[str, ...] = ()
     summary: str = ""
+    needs: str = ""  # what the pass acts on (named when a run changed almost nothing)
     bias: GraphBias = field(default_factory=GraphBias)
     prerequisites: tuple[str, ...] = ()  # relax.transform pass names, applied before the pass
     make_pass: PassFactory | None = None
@@ -63,9 +70,20 @@ class RelaxPassSubject(Subject):
     sample_extras: tuple[tuple[str, Any], ...] = ()  # to validate an --impl before the run
     co_run: tuple[tuple[str, str], ...] = ()  # modules the properties always run together
     computed_in: tuple[tuple[str, str], ...] = ()  # (dtype, the dtype the pass computes it in by design)
+    # the rest of tvm.compile's lowering after the pass (it runs at its place there): what
+    # compiles its input and output; None: they are not lowered yet (tvm.compile's whole pipeline)
+    finish: tuple[str, ...] | None = None
+    # programs, not only graphs: the structures drawn around the biased graph (None: graphs only)
+    structure: StructureBias | None = None
+    # how its output's main is called when the pass changes its calling convention by design
+    # (``conventions.py``); signature_preserved then does not apply
+    convention: str = ""
+    groups: tuple[str, ...] = ()  # property groups (``@prop("memory-planning")``)
 
     def strategy(self, options: Options) -> st.SearchStrategy[GraphSpec]:
         bias = replace(self.bias, allow_special=options.allow_special_values)
+        if self.structure is not None and not (mutation_rounds(options) or seed_sources(options)):
+            return relax_programs(bias, self.structure)
         return example_strategy(relax_graphs(bias), options, bias.extra)
 
     @property
@@ -114,12 +132,14 @@ class RelaxPassSubject(Subject):
             case = kind_of(example).new_case(self.name, example)  # a drawn graph, a mutant, a seed model
         case.co_run = {a: b for a, b in self.co_run} | {b: a for a, b in self.co_run}
         case.prepare = self.prepare
+        if self.convention:
+            case.conventions["after"] = self.convention
         case.computed_in = dict(self.computed_in)
         prepared = case.built
         for name in self.prerequisites:
             try:
                 with timing.stage("prerequisites"):
-                    prepared = getattr(_t(), name)()(prepared)
+                    prepared = _prerequisite(name, case.extras)(prepared)
             except Exception as e:  # noqa: BLE001 - TVM failing on a valid graph is a finding, whichever pass
                 # ``before`` is what the failing prerequisite was given: the repro's input
                 case.before = prepared
@@ -127,6 +147,9 @@ class RelaxPassSubject(Subject):
                                             + "".join(traceback.format_exception_only(type(e), e)).strip())
                 return case
         case.before = prepared
+        if self.finish is not None:
+            rest = tvm.transform.Sequential([make_named_pass(n) for n in self.finish])
+            case.pipeline_for.update({"before": rest, "after": rest})
         follow = [getattr(_t(), n)() for n in self.follow_ups]
 
         def transform(mod: Any, extras: dict[str, Any] = case.extras) -> Any:
@@ -146,6 +169,13 @@ class RelaxPassSubject(Subject):
             case.raised_traceback = "".join(traceback.format_exception_only(type(e), e)).strip()
         return case
 
+    def changed(self, case: RelaxCase) -> bool | None:
+        if case.after is None or case.before is None:
+            return False  # it raised (a finding): it changed nothing
+        import tvm_ffi
+
+        return not tvm_ffi.structural_equal(case.before, case.after)
+
     def explicit_examples(self, options: Options) -> tuple[tuple[Any, ...], bool]:
         return seed_examples(options, self.sample_extras)  # --seed-model: each model once, as it is
 
@@ -159,10 +189,10 @@ class RelaxPassSubject(Subject):
 
         return coverage(example, case)
 
-    def prepare(self, mod: Any) -> Any:
+    def prepare(self, mod: Any, extras: dict[str, Any] | None = None) -> Any:
         """``mod`` after the prerequisites of the pass under test."""
         for name in self.prerequisites:
-            mod = getattr(_t(), name)()(mod)
+            mod = _prerequisite(name, extras or {})(mod)
         return mod
 
     def describe_example(self, example: Any) -> str:
@@ -173,6 +203,16 @@ class RelaxPassSubject(Subject):
 
     def simplifications(self, example: Any) -> Any:
         return kind_of(example).simplifications(example)
+
+
+def _prerequisite(name: str, extras: dict[str, Any]) -> Any:
+    """A pass run before the one under test: by name, or built from the example's drawn extras
+    (FuseOpsByPattern from a drawn pattern table)."""
+    if name == "FuseOpsByPattern":
+        from passcheck.relax.pattern_tables import fuse_ops_by_pattern
+
+        return fuse_ops_by_pattern(extras["patterns"])
+    return make_named_pass(name)
 
 
 def _instantiate_impl(impl: Any, offered: dict[str, Any]) -> Any:
@@ -215,9 +255,11 @@ register_subject(RelaxPassSubject(
     name="FuseOps",
     aliases=("relax.FuseOps", "FuseTIR", "relax.transform.FuseOps"),
     summary="operator fusion: LegalizeOps, AnnotateTIROpPattern, then FuseOps + FuseTIR",
+    needs="chains of elementwise, injective and reduction ops (legalized) inside a dataflow block",
     # (at least three nodes: a one-op graph has nothing to fuse)
+    # (chains: a DAG whose values all reach several outputs has nothing FuseOps fuses)
     bias=GraphBias(op_weights=_FUSE_WEIGHTS, min_nodes=3, max_nodes=8, symbolic=0.4, float16=0.1, fed_by=_FUSE_FED,
-                   fed=1.0, reuse=0.3, equal_extents=0.4),
+                   fed=1.0, reuse=0.3, equal_extents=0.4, motifs=("chain",), motif=0.75),
     prerequisites=("LegalizeOps", "AnnotateTIROpPattern"),
     make_pass=lambda extras: _t().FuseOps(),
     follow_ups=("FuseTIR",),
@@ -228,12 +270,13 @@ register_subject(RelaxPassSubject(
     name="FoldConstant",
     aliases=("relax.FoldConstant", "relax.transform.FoldConstant"),
     summary="constant folding of constant-only subgraphs",
+    needs="calls whose arguments are all constants, inside a dataflow block",
     # where constant folders break: NaN/Inf, division by zero, zero-size tensors, integer
     # wraparound (integer graphs, once integer ops are declared)
     # (weights that keep these ops' share of a vocabulary of over a hundred ops)
     bias=GraphBias(op_weights=(("add", 8.0), ("subtract", 8.0), ("multiply", 8.0), ("divide", 12.0), ("exp", 6.0)),
                    const_bias=0.7, prefer_const=0.6, max_nodes=8, symbolic=0.1, float16=0.1,
-                   special_consts=0.5, zero_size=0.15, other_dtypes=0.3),
+                   special_consts=0.5, zero_size=0.15, other_dtypes=0.3, motifs=("constant_op",), motif=0.3),
     make_pass=lambda extras: _t().FoldConstant(),
     stage="FoldConstant",
 ))
@@ -249,12 +292,15 @@ register_subject(RelaxPassSubject(
     name="AlterOpLayout",
     aliases=("ConvertLayout", "relax.ConvertLayout", "relax.transform.ConvertLayout"),
     summary="layout conversion (Relax ConvertLayout) with Hypothesis-drawn desired layouts",
+    needs="conv2d inside a dataflow block (and the ops its converted layout reaches)",
     # (conv2d's weight keeps its share of a vocabulary of over a hundred ops)
     bias=GraphBias(op_weights=(("conv2d", 100.0), ("max_pool2d", 8.0), ("avg_pool2d", 8.0), ("relu", 8.0),
                                ("conv2d_transpose", 6.0), ("resize2d", 6.0), ("adaptive_avg_pool2d", 6.0),
                                ("add", 8.0), ("batch_norm", 6.0), ("softmax", 10.0), ("concat", 10.0),
                                ("strided_slice", 6.0), ("sum", 10.0), ("mean", 10.0), ("max", 5.0)),
                    first_ranks=(4,), min_nodes=3, max_nodes=7, symbolic=0.0, square=0.5, float16=0.1,
+                   # (float graphs only: ConvertLayout acts through conv2d, which integer graphs never reach)
+                   motifs=("conv2d",), motif=0.65, other_dtypes=0.0,
                    fed_by=tuple((c, "conv2d") for c in _LAYOUT_SENSITIVE + _CONVERTED_PATTERNS), fed=0.8,
                    extra=(("desired_layouts", _layouts),)),
     make_pass=lambda extras: _t().ConvertLayout(_desired_layouts(extras)),
@@ -267,6 +313,7 @@ register_subject(RelaxPassSubject(
     aliases=("DecomposeOpsForInference", "relax.DecomposeOpsForInference",
              "relax.transform.DecomposeOpsForInference"),
     summary="inference simplification (Relax DecomposeOpsForInference: batch_norm only)",
+    needs="batch_norm (or a tensor op DecomposeOpsForInference decomposes) in a function",
     # every norm in the vocabulary, and dropout (inference: the identity); names not declared
     # yet weigh nothing until they are
     # (weights that keep their share of a vocabulary of over a hundred ops; log_softmax is a norm
@@ -274,7 +321,7 @@ register_subject(RelaxPassSubject(
     bias=GraphBias(op_weights=(("batch_norm", 24.0), ("layer_norm", 16.0), ("group_norm", 16.0),
                                ("instance_norm", 16.0), ("rms_norm", 16.0), ("log_softmax", 16.0),
                                ("dropout", 6.0), ("conv2d", 6.0)),
-                   first_ranks=(2, 3, 4), max_nodes=6, symbolic=0.1,
+                   first_ranks=(2, 3, 4), min_nodes=2, max_nodes=6, symbolic=0.1, motifs=("batch_norm",), motif=0.7,
                    # the float dtypes norms take (an integer graph reaches a norm only after astype)
                    dtypes=("float32", "float16", "float64", "bfloat16")),
     make_pass=lambda extras: _t().DecomposeOpsForInference(),
@@ -283,6 +330,7 @@ register_subject(RelaxPassSubject(
 register_subject(RelaxPassSubject(
     name="ToMixedPrecision",
     summary="relax ToMixedPrecision (float32 computed in float16 by design; bounds derived for float16)",
+    needs="float32 ops inside a dataflow block",
     make_pass=lambda extras: _t().ToMixedPrecision(),
     stage="ToMixedPrecision",
     computed_in=(("float32", "float16"),),
@@ -307,8 +355,13 @@ def generic_subject(name: str) -> RelaxPassSubject | None:
 
     if not isinstance(made, tvm.transform.Pass):
         raise UsageError(f"relax.transform.{name} is not a pass; `passcheck list` shows the passes")
+    needs = needs_of(name)
+    where = None if needs.unplaced else place(name)
     return GenericRelaxSubject(name=name, summary=f"relax.transform.{name} (generic properties)",
-                               make_pass=lambda extras: factory(), stage=name)
+                               make_pass=lambda extras: factory(), stage=name, needs=needs.text, bias=needs.bias,
+                               structure=needs.structure, convention=needs.convention, groups=needs.groups,
+                               prerequisites=(where.before if where else ()) + needs.prerequisites,
+                               finish=where.after if where and where.compiles_rest else None)
 
 
 def custom_subject(spec: str) -> RelaxPassSubject:

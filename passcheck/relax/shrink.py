@@ -16,6 +16,12 @@ from passcheck.relax.spec import GraphSpec, Node
 
 
 def simplifications(spec: GraphSpec) -> Iterator[GraphSpec]:
+    for cand, _ in mapped_simplifications(spec):
+        yield cand
+
+
+def mapped_simplifications(spec: GraphSpec) -> Iterator[tuple[GraphSpec, dict[int, int]]]:
+    """The simplifications, each with where the nodes it kept went (old index -> new index)."""
     n_in, n = len(spec.inputs), len(spec.nodes)
     # splice out node j: consumers read one of its operands of the same type instead
     for j in range(n):
@@ -46,7 +52,7 @@ def simplifications(spec: GraphSpec) -> Iterator[GraphSpec]:
                     yield cand
 
 
-def _splice(spec: GraphSpec, j: int, source: int) -> GraphSpec | None:
+def _splice(spec: GraphSpec, j: int, source: int) -> tuple[GraphSpec, dict[int, int]] | None:
     n_in = len(spec.inputs)
     vid = n_in + j
 
@@ -62,8 +68,9 @@ def _splice(spec: GraphSpec, j: int, source: int) -> GraphSpec | None:
     return _compact(replace(spec, nodes=tuple(nodes)), [k for k in range(len(nodes)) if k != j], outputs)
 
 
-def _compact(spec: GraphSpec, keep: list[int], outputs: list[int]) -> GraphSpec | None:
-    """Keep the listed nodes (and the inputs they use), renumbering value ids."""
+def _compact(spec: GraphSpec, keep: list[int], outputs: list[int]) -> tuple[GraphSpec, dict[int, int]] | None:
+    """Keep the listed nodes (and the inputs they use), renumbering value ids; and where each kept
+    node went (old index -> new index)."""
     n_in = len(spec.inputs)
     keep_set = set(keep)
     # also drop nodes that become dead (neither consumed by a kept node nor an output)
@@ -86,5 +93,6 @@ def _compact(spec: GraphSpec, keep: list[int], outputs: list[int]) -> GraphSpec 
         remap[n_in + k] = len(inputs_kept) + new
     nodes: list[Node] = [replace(spec.nodes[k], args=tuple(remap[a] for a in spec.nodes[k].args))
                          for k in sorted(keep_set)]
+    moved = {k: new for new, k in enumerate(sorted(keep_set))}
     return replace(spec, inputs=tuple(spec.inputs[i] for i in inputs_kept), nodes=tuple(nodes),
-                   outputs=tuple(remap[o] for o in outputs))
+                   outputs=tuple(remap[o] for o in outputs)), moved

@@ -63,6 +63,9 @@ class GraphSpec:
     # how the parameters reach the VM: NumPy arrays as they are (TVM wraps them without a copy;
     # the VM refuses zero-size ones, a kept TVM bug) or copies into TVM tensors
     tensor_inputs: bool = False
+    # a data-dependent op's match_cast applied to the call itself (as frontends emit it), not to
+    # the call bound first
+    cast_calls: bool = False
 
     @property
     def num_values(self) -> int:

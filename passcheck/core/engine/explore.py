@@ -86,6 +86,8 @@ class Record:
     examples: int = 0
     rejected: int = 0
     discarded: int = 0
+    changed: int = 0  # examples the transformation changed (activity)
+    measured: int = 0  # examples whose subject said whether it changed them
     notes: list[dict[str, Any]] = field(default_factory=list)  # see RunResult.example_notes
     timings: dict[str, float] = field(default_factory=dict)  # stage -> seconds, all examples
     counts: dict[str, int] = field(default_factory=dict)  # event -> times, all examples
@@ -109,6 +111,9 @@ class Record:
         self.examples += 1
         if res.discarded is not None:
             self.discarded += 1
+        if res.changed is not None:
+            self.measured += 1
+            self.changed += bool(res.changed)
         for category, items in res.coverage.items():
             self.coverage.setdefault(category, Counter()).update(set(items))
         for n, o in res.outcomes.items():

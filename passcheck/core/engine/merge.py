@@ -53,6 +53,9 @@ def merge_results(results: list[RunResult]) -> RunResult:
         out.worker_restarts += r.worker_restarts
         out.replayed += r.replayed
         out.refused += [line for line in r.refused if line not in out.refused]
+        out.changed += r.changed
+        out.measured += r.measured
+        out.needs = out.needs or r.needs
         timing.add(out.timings, r.timings)
         timing.add_counts(out.counts, r.counts)
         for category, items in r.coverage.items():

@@ -12,6 +12,9 @@ from passcheck.core.data import plain_data
 from passcheck.core.outcome import Verdict
 from passcheck.core.subject import Options
 
+# Under this share of examples changed, a run warns that the pass acted on almost nothing.
+LOW_ACTIVITY = 0.05
+
 
 @plain_data("engine.RunConfig")
 @dataclass
@@ -148,6 +151,33 @@ class RunResult:
     # What the run read and refused, one line each (example database values that are not
     # passcheck's plain data: never loaded), and failures it could not save there.
     refused: list[str] = field(default_factory=list)
+    # Activity: of the ``measured`` examples (those whose subject says), how many the
+    # transformation changed; ``needs`` is what it acts on (the subject's declaration)
+    changed: int = 0
+    measured: int = 0
+    needs: str = ""
+
+    @property
+    def activity(self) -> float | None:
+        """The share of examples the transformation changed (None: not measured)."""
+        return self.changed / self.measured if self.measured else None
+
+    def activity_line(self) -> str:
+        """``changed N of M examples (P%)``, or "" when the subject does not measure it."""
+        share = self.activity
+        if share is None:
+            return ""
+        return f"changed {self.changed} of {self.measured} examples ({100 * share:.1f}%)"
+
+    def activity_warning(self) -> str:
+        """A warning when the transformation changed fewer than LOW_ACTIVITY of the examples: the
+        properties held on examples it did nothing to, so they tested little."""
+        share = self.activity
+        if share is None or share >= LOW_ACTIVITY:
+            return ""
+        needs = self.needs or "nothing passcheck knows of (declare what it acts on: docs/architecture.md)"
+        return (f"{self.subject_name} changed only {self.changed} of {self.measured} examples: the properties held "
+                f"mostly on examples it left as they were. It acts on: {needs}")
 
     @property
     def ok(self) -> bool:
@@ -197,6 +227,9 @@ class RunResult:
             "counts": dict(sorted(self.counts.items())),
             "coverage": {c: dict(sorted(items.items(), key=lambda kv: (-kv[1], kv[0])))
                          for c, items in self.coverage.items()},
+            "activity": None if self.activity is None else {
+                "changed": self.changed, "examples": self.measured, "share": round(self.activity, 4),
+                "warning": self.activity_warning() or None},
             "new_findings": len(self.new_findings),
             "known_bugs_hit": self.known_bugs_hit(),
             "findings": [

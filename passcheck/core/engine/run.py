@@ -36,6 +36,7 @@ def run(config: RunConfig, progress: Progress | None = None) -> RunResult:
     result.coverage = {c: dict(items) for c, items in record.coverage.items()}
     result.replayed = len(replay.examples)
     result.tvm = tvm_build().as_dict()
+    result.changed, result.measured, result.needs = record.changed, record.measured, p.subject.needs
     recognise_known(p, result)
     replaying.record_outcome(p, replay, record.explicit_results, result.findings)
     result.refused = replay.refused()

@@ -135,6 +135,8 @@ class Session:
             res.outcomes = {p.name: Outcome(Verdict.DISCARDED, str(e)) for p in self.properties}
             res.coverage = self.subject.coverage(example, None)
             return res, None
+        with timing.stage("check"):
+            res.changed = self.subject.changed(case)
         return res, case
 
     def _check(self, case: Any, res: ExampleResult, progress: Callable[[str], None] | None) -> None:

@@ -55,6 +55,7 @@ def list_command(args: list[str]) -> int:
         t.add_row(escape(s.name), s.ir, escape(", ".join(a for a in s.aliases if "." not in a)), escape(s.summary))
     out.print(t)
     out.print("Any other relax.transform pass also runs by name, with the generic properties.")
+    _activity_table(out)
     if ns.ops or ns.verbose:
         from passcheck.relax.ops import op_registry
 
@@ -139,3 +140,24 @@ def _signatures(out: object) -> None:
     for m, why in sorted(UNDRAWN.items()):
         ut.add_row(escape(m), escape(why))
     out.print(ut)  # type: ignore[attr-defined]
+
+
+def _activity_table(out: object) -> None:
+    """Each Relax pass's measured activity (the checked-in table benchmarks/pass_activity.py writes)."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    from passcheck.relax.activity import measured_activity
+
+    table = measured_activity()
+    if not table.get("passes"):
+        return
+    t = Table(title=f"measured activity: examples each pass changed, of {table['examples_each']} drawn "
+                    f"(benchmarks/pass_activity.py, TVM {table['tvm']})")
+    for col in ("pass", "changed", "share", "what it acts on / why it cannot act"):
+        t.add_column(col)
+    for name, row in table["passes"].items():
+        share = row["changed"] / row["examples"] if row["examples"] else 0.0
+        t.add_row(escape(name), f"{row['changed']} of {row['examples']}", f"{100 * share:.0f}%",
+                  escape(row.get("needs", "")))
+    out.print(t)  # type: ignore[attr-defined]

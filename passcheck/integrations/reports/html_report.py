@@ -73,6 +73,9 @@ def render(result: Any) -> str:
              f"(not counted{', --strict-known: counted' if cfg.strict_known else ''})"
              + (f"; {result.replayed} saved failure(s) replayed first" if result.replayed else "")
              + (f"; {result.rejected} drawn example(s) could not be built" if result.rejected else "") + "</p>",
+             (f"<p class='activity'>{e(result.activity_line())}</p>" if result.activity_line() else ""),
+             (f"<p class='finding known'>warning: {e(result.activity_warning())}</p>"
+              if result.activity_warning() else ""),
              "<h2>Properties</h2><table><tr><th>property</th><th>held</th><th>violated</th><th>known</th>"
              "<th>discarded</th>"
              "<th>of which unknown</th></tr>"]

@@ -8,7 +8,9 @@ command and the minimal input TVMScript). A finding matching a known TVM bug is 
 with the kept repro's name, as the exit code does not count it (pytest reports an xfail so);
 with ``--strict-known`` it is a failure. A property that held on no example (every one
 discarded) is ``<skipped>``. ``<system-out>`` carries the property's counts. The suite's
-``<properties>`` name the TVM the run used (``tvm.version``, ``tvm.commit``).
+``<properties>`` name the TVM the run used (``tvm.version``, ``tvm.commit``) and the pass's
+activity (``changed``: examples it changed, ``activity``: their share); under 5%, the suite's
+``<system-err>`` carries the warning that it acted on almost nothing.
 """
 
 from __future__ import annotations
@@ -50,7 +52,9 @@ def junit_tree(result: Any) -> ET.Element:
                         ("seed", cfg.seed), ("examples", result.examples),
                         ("given_modules", len(cfg.explicit_examples)),
                         ("tvm.version", (result.tvm or {}).get("version") or ""),
-                        ("tvm.commit", (result.tvm or {}).get("commit") or "not recorded")):
+                        ("tvm.commit", (result.tvm or {}).get("commit") or "not recorded"),
+                        *((("changed", result.changed), ("activity", f"{result.activity:.4f}"))
+                          if result.activity is not None else ())):
         ET.SubElement(props, "property", name=name, value=_text(value))
     failures = skipped = 0
     for name in result.properties:
@@ -77,6 +81,9 @@ def junit_tree(result: Any) -> ET.Element:
         out.text = (f"held {stats.held}, violated {stats.violated} ({stats.known_violations} known TVM bugs), "
                     f"discarded {stats.discarded} "
                     f"(unknown {stats.unknown}) of {result.examples} examples")
+    warning = result.activity_warning()
+    if warning:
+        ET.SubElement(suite, "system-err").text = _text("warning: " + warning)
     counts = {"tests": len(result.properties), "failures": failures, "errors": 0, "skipped": skipped,
               "time": f"{result.duration_s:.3f}"}
     for el in (root, suite):

@@ -33,6 +33,12 @@ def render_table(result: Any, console: Any) -> None:
     console.print(t)
     if drift:
         render_drift(result, console)
+    activity = result.activity_line() if hasattr(result, "activity_line") else ""
+    if activity:
+        console.print(escape(activity), highlight=False)
+        warning = result.activity_warning()
+        if warning:
+            console.print(f"[yellow]warning:[/yellow] {escape(warning)}", highlight=False)
     if result.rejected:
         console.print(f"{result.rejected} drawn example(s) could not be built and were not counted.")
     if getattr(result, "replayed", 0):

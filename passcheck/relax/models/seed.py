@@ -102,6 +102,7 @@ class SeedCase(RelaxCase):
         self.spec = None  # type: ignore[assignment]
         self.stages, self.transform, self.extras = {}, None, dict(seed.extra)
         self._runs, self.co_run, self.no_reference, self.pipeline_for = [], {}, "", {}
+        self.conventions: dict[str, str] = {}
         self.seed = seed
         self.data = load_seed(seed.source, seed.input_seed)
         self.imported = import_seed(seed.source, self.data)

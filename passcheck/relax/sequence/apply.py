@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from passcheck.core.data import plain_data
-from passcheck.relax.sequence.steps import LOWERING, Args, kind, make_pass
+from passcheck.relax.sequence.steps import Args, kind, lowering_order, make_pass
 
 
 @plain_data("relax.sequence.Step")
@@ -58,7 +58,7 @@ def remaining_lowering(applied: list[Applied]) -> tuple[str, ...]:
     """The lowering passes of tvm.compile a module still needs after ``applied``: all of them,
     or those after the last lowering pass the sequence ran."""
     last = max((kind(a.name).lowering for a in applied), default=0)
-    return LOWERING if last == 0 else LOWERING[last:]
+    return lowering_order() if last == 0 else lowering_order()[last:]
 
 
 @dataclass

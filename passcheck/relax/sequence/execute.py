@@ -9,7 +9,7 @@ import numpy as np
 
 from passcheck.relax import execution
 from passcheck.relax.sequence.apply import Applied, remaining_lowering
-from passcheck.relax.sequence.steps import LOWERING
+from passcheck.relax.sequence.steps import lowering_order
 
 
 def pipeline_after(applied: list[Applied]) -> Any:
@@ -19,7 +19,7 @@ def pipeline_after(applied: list[Applied]) -> Any:
     from tvm import relax
 
     rest = remaining_lowering(applied)
-    return "default" if rest == LOWERING else tvm.transform.Sequential([getattr(relax.transform, n)() for n in rest])
+    return "default" if rest == lowering_order() else tvm.transform.Sequential([getattr(relax.transform, n)() for n in rest])
 
 
 def run_after(mod: Any, params: list[np.ndarray], applied: list[Applied]) -> list[np.ndarray]:

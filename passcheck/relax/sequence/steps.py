@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from hypothesis import strategies as st
@@ -49,14 +49,14 @@ def _t() -> Any:
     return relax.transform
 
 
-# tvm.relax.pipeline.default_build_pipeline, after its two backend dispatch passes (which are
-# not relax.transform passes): each assumes the ones before it ran.
-LOWERING = ("LegalizeOps", "RewriteDataflowReshape", "ToNonDataflow", "RemovePurityChecking", "CallTIRRewrite",
-            "StaticPlanBlockMemory", "RewriteCUDAGraph", "LowerAllocTensor", "KillAfterLastUse",
-            "LowerRuntimeBuiltin", "ComputePrimValue", "VMShapeLower", "AttachGlobalSymbol")
-for _k, _name in enumerate(LOWERING[1:], start=2):
-    register_step(StepKind(_name, requires=LOWERING[:_k - 1], lowering=_k,
-                           reason=f"pass {_k} of tvm.compile's lowering"))
+def lowering_order() -> tuple[str, ...]:
+    """tvm.compile's Relax lowering from LegalizeOps on, in order, as TVM runs it (read from TVM by
+    ``relax.pipelines``): the k-th pass (k >= 2) requires the k - 1 before it."""
+    from passcheck.relax.pipelines import lowering_order as order
+
+    return order()
+
+
 register_step(StepKind("VMBuiltinLower", drawn=False,
                        reason="TVM's deprecated alias of LowerRuntimeBuiltin (drawn under that name)"))
 
@@ -86,8 +86,17 @@ register_step(StepKind("ConvertLayout", draw_args=_layouts,
 
 
 def kind(name: str) -> StepKind:
-    """The declaration of ``name``, or the default one for an undeclared pass."""
-    return STEPS.find(name) or StepKind(name)
+    """The declaration of ``name``, or the default one for an undeclared pass; a pass of
+    tvm.compile's lowering after LegalizeOps requires the lowering before it."""
+    declared = STEPS.find(name)
+    if declared is not None and not declared.drawn:
+        return declared
+    lowering = lowering_order()
+    if name in lowering[1:]:
+        k = lowering.index(name) + 1
+        return replace(declared or StepKind(name), requires=lowering[:k - 1], lowering=k,
+                       reason=f"pass {k} of tvm.compile's lowering")
+    return declared or StepKind(name)
 
 
 def make_pass(name: str, args: Args) -> Any:

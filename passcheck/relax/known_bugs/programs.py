@@ -1,0 +1,106 @@
+"""Known TVM 0.27 bugs that programs show (branches, several functions, closures, composite
+functions), each kept as a repro under tests/expected_findings/."""
+
+from passcheck.core.known import KnownBug, register_known_bug
+
+_PLAN = "tests/expected_findings/test_static_plan_block_memory_branches.py"
+register_known_bug(KnownBug(
+    name="test_static_plan_block_memory_branches",
+    repro=_PLAN,
+    note="StaticPlanBlockMemory plans both branches of an R.If into one storage and allocates it in the first "
+         "branch only: the else-branch reads an undefined variable (ill-formed) and the compiled program "
+         "segfaults when the else-branch runs (apache/tvm#17348)",
+    message=r"(?:StaticPlanBlockMemory made|module handed to tvm\.compile) is ill-formed: Var storage\d* is not "
+            r"defined|the module StaticPlanBlockMemory made is ill-formed: Var storage\d* is not defined",
+))
+register_known_bug(KnownBug(
+    name="test_static_plan_block_memory_branches_output",
+    repro=_PLAN,
+    note="the same bug seen in the pass's own output: not well-formed (a storage defined in one branch only)",
+    subjects=("StaticPlanBlockMemory",),
+    properties=("well_formed",),
+    message=r"not well-formed: Var storage\d* is not defined",
+))
+register_known_bug(KnownBug(
+    name="test_lower_runtime_builtin_closure_tuple",
+    repro="tests/expected_findings/test_lower_runtime_builtin_closure_tuple.py",
+    note="LowerRuntimeBuiltin lowers R.invoke_closure of a closure returning a tuple to a call typed R.Any: the "
+         "TupleGetItem reading its result no longer normalizes, so tvm.compile raises on any lifted closure "
+         "that returns several values",
+    message=r"The type of Tuple must be TupleType, but expression \w+ has type R\.Any",
+))
+register_known_bug(KnownBug(
+    name="test_merge_composite_functions_extern_call",
+    repro="tests/expected_findings/test_merge_composite_functions.py",
+    note="MergeCompositeFunctions raises on a module whose main calls an external function "
+         "(R.call_dps_packed): its graph partitioner has no rule for an ExternFunc",
+    subjects=("MergeCompositeFunctions",),
+    properties=("pass_does_not_raise",),
+    message=r"Do not have a default for relax\.expr\.ExternFunc",
+))
+register_known_bug(KnownBug(
+    name="test_merge_composite_functions_helper_call",
+    repro="tests/expected_findings/test_merge_composite_functions.py",
+    note="MergeCompositeFunctions raises on a module whose main calls another Relax function (a private "
+         "helper, not a composite one): the values of the callee are in no group",
+    subjects=("MergeCompositeFunctions",),
+    properties=("pass_does_not_raise",),
+    message=r"could not be found in any group",
+))
+register_known_bug(KnownBug(
+    name="test_convert_layout_match_cast_of_a_call",
+    repro="tests/expected_findings/test_convert_layout_dynamic_strided_slice.py",
+    note="ConvertLayout raises on a match_cast applied to a data-dependent call itself (a dynamic_strided_slice "
+         "of a converted conv2d's output): 'Cannot convert when exactly one of the layouts is unknown'; the "
+         "call bound first, then cast, converts",
+    subjects=("AlterOpLayout", "sequences"),
+    properties=("pass_does_not_raise",),
+    message=r"Cannot convert when exactly one of the layouts is unknown",
+))
+register_known_bug(KnownBug(
+    name="test_convert_layout_dynamic_strided_slice_int32_indices",
+    repro="tests/expected_findings/test_convert_layout_dynamic_strided_slice.py",
+    note="ConvertLayout hands a dynamic_strided_slice of a converted tensor int32 begin/end/strides, which its "
+         "own type check refuses (it expects int64)",
+    subjects=("AlterOpLayout", "sequences"),
+    properties=("pass_does_not_raise",),
+    message=r"Dynamic strided_slice expects the input beginvalues to be all int64",
+))
+register_known_bug(KnownBug(
+    name="test_fuse_transpose_matmul_shared_transpose",
+    repro="tests/expected_findings/test_fuse_transpose_matmul_shared_transpose.py",
+    note="FuseTransposeMatmul raises AttributeError when the transposed value is also used elsewhere: the composite "
+         "function returns a tuple and the rewrite reads its return type as one tensor's",
+    subjects=("FuseTransposeMatmul", "sequences"),
+    properties=("pass_does_not_raise",),
+    message=r"'TupleType' object has no attribute 'dtype'",
+))
+register_known_bug(KnownBug(
+    name="test_fold_batchnorm_to_conv2d_float16",
+    repro="tests/expected_findings/test_fold_batchnorm_to_conv2d_float16.py",
+    note="FoldBatchnormToConv2D adds a float32 epsilon to float16 batch_norm statistics: TypeError (Binary operators "
+         "must have the same datatype)",
+    subjects=("FoldBatchnormToConv2D", "sequences"),
+    properties=("pass_does_not_raise",),
+    message=r"Binary operators must have the same datatype",
+    ir=r"float16",
+))
+register_known_bug(KnownBug(
+    name="test_lazy_transform_params_missing_import",
+    repro="tests/expected_findings/test_lazy_transform_params_missing_import.py",
+    note="LazyTransformParams calls relax.op.vm.kill_object, but tvm.relax.op never imports its vm subpackage: "
+         "AttributeError in a fresh process (it works only after something else imported tvm.relax.op.vm)",
+    subjects=("LazyTransformParams", "sequences"),
+    properties=("pass_does_not_raise",),
+    message=r"module 'tvm\.relax\.op' has no attribute 'vm'",
+))
+register_known_bug(KnownBug(
+    name="test_split_layout_rewrite_preproc_opaque_block",
+    repro="tests/expected_findings/test_split_layout_rewrite_preproc_opaque_block.py",
+    note="SplitLayoutRewritePreproc fails an internal check ('There should be a compute block if there is only "
+         "one subtree under the root') on a PrimFunc with no layout-rewrite block to split: TVM's own legalization "
+         "of index_put (one opaque block of parallel loops); the pass should leave such a function alone",
+    subjects=("SplitLayoutRewritePreproc", "sequences"),
+    properties=("pass_does_not_raise",),
+    message=r"There should be a compute block if there is only one subtree under the root",
+))

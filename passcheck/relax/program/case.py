@@ -1,0 +1,94 @@
+"""A drawn program as an example kind: its case calls ``main`` once per combination of its
+conditions (so that every branch runs) and compares every call with the float64 reference of
+that run."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from passcheck.core.errors import Unknown
+from passcheck.relax.case import RelaxCase
+from passcheck.relax.examples import ExampleKind, register_example_kind
+from passcheck.relax.program.spec import ProgramSpec
+from passcheck.relax.spec import input_arrays
+
+
+class ProgramCase(RelaxCase):
+    """A ``RelaxCase`` of a ``ProgramSpec`` (``example``); ``spec`` is its graph."""
+
+    def __init__(self, subject: str, prog: ProgramSpec) -> None:
+        super().__init__(subject, prog.graph)
+        self.example = prog
+        self.program = prog
+
+    def calls(self) -> list[list[Any]]:
+        from passcheck.relax.program.forms import cond_value
+
+        prog, graph_params = self.program, self.params()
+        params = [i for i, d in enumerate(prog.graph.inputs) if not d.const]
+        by_input = dict(zip(params, graph_params))
+        inputs = [by_input[i] for i in params if i not in prog.weights]
+        weights = [by_input[i] for i in params if i in prog.weights]
+        return [inputs + [cond_value(c, t) for c, t in zip(prog.conds, truths)] + weights
+                for truths in prog.runs()]
+
+    def output_dtypes(self) -> list[str]:
+        return super().output_dtypes() * len(self.program.runs())
+
+    def output_label(self, i: int) -> str:
+        n = len(self.spec.outputs)
+        truths = self.program.runs()[i // n] if self.program.conds else ()
+        where = ", ".join(f"cond{k}={'true' if t else 'false'}" for k, t in enumerate(truths))
+        return f"output {i % n}" + (f" (run with {where})" if where else "")
+
+    def reference(self) -> list[Any]:
+        from passcheck.relax.program.reference import evaluate
+
+        if self.no_reference:
+            raise Unknown(self.no_reference)
+        return self.memo("reference", lambda: [
+            r for truths in self.program.runs()
+            for r in evaluate(self.program, self.params(), truths, self.computed_in)])
+
+
+def _program_case(subject: str, prog: ProgramSpec) -> ProgramCase:
+    from passcheck.relax.program.emit import build_program
+
+    case = ProgramCase(subject, prog)
+    case.built = build_program(prog)
+    return case
+
+
+def describe(prog: ProgramSpec) -> str:
+    g = prog.graph
+    parts = [f"{len(g.nodes)} ops: {', '.join(g.ops())}"]
+    regions = [f"{r.form}[{r.start}:{r.stop}]" for r in prog.all_regions()]
+    if regions:
+        parts.append("regions " + " ".join(regions))
+    if prog.conds:
+        parts.append("conditions " + ", ".join(c.kind for c in prog.conds))
+    if prog.num_input is not None:
+        parts.append(f"{len(prog.weights)} weights after num_input")
+    if prog.options:
+        parts.append("extras " + ", ".join(k for k, _ in prog.options))
+    if g.sym_sizes:
+        parts.append("run at " + ", ".join(f"{k}={v}" for k, v in g.sym_sizes))
+    return "; ".join(parts)
+
+
+def _save_inputs(prog: ProgramSpec, directory: Path) -> None:
+    np.savez(directory / "inputs.npz", *input_arrays(prog.graph))
+
+
+def _simplifications(prog: ProgramSpec) -> Iterable[ProgramSpec]:
+    from passcheck.relax.program.shrink import simplifications
+
+    return simplifications(prog)
+
+
+register_example_kind(ProgramSpec, ExampleKind(
+    new_case=_program_case, describe=describe, save_inputs=_save_inputs, simplifications=_simplifications))
