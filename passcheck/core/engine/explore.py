@@ -65,10 +65,14 @@ class Slot(NamedTuple):
     after_known: bool = False
 
 
-def known_bug_classifier(plan: Plan) -> Classify:
+def known_bug_classifier(plan: Plan, stock: Any = None) -> Classify:
+    """Failures matched to the known-bug registry; with ``stock`` (a ``StockPass``, for a run
+    with ``--impl``) only those the stock pass fails the same way."""
     def classify(prop: str, example: Any, outcome: Outcome, res: ExampleResult) -> str | None:
         bug = recognise_example(plan.subject, prop, example, outcome.message, res.input_script, res.output_script)
-        return bug.name if bug else None
+        if bug is None or (stock is not None and not stock.confirms(prop, example, bug.name)):
+            return None
+        return bug.name
     return classify
 
 
@@ -209,11 +213,12 @@ class Pipeline:
             self.done = self.record.examples >= self.target
 
 
-def explore(plan: Plan, evaluate: Any, progress: Progress | None = None) -> Record:
+def explore(plan: Plan, evaluate: Any, progress: Progress | None = None, stock: Any = None) -> Record:
     """Draw and check ``config.examples`` examples (after the explicit ones) with ``evaluate``:
-    a ``Pool`` (parallel, batched) or any ``example -> ExampleResult`` callable."""
+    a ``Pool`` (parallel, batched) or any ``example -> ExampleResult`` callable; ``stock``: see
+    ``known_bug_classifier``."""
     config = plan.config
-    record = Record(plan.properties, known_bug_classifier(plan))
+    record = Record(plan.properties, known_bug_classifier(plan, stock))
     pool = evaluate if hasattr(evaluate, "submit") else _Inline(evaluate)
     explicit = tuple(getattr(config, "explicit_examples", ()))
     pipe = Pipeline(pool, record, len(explicit) + config.examples, getattr(config, "batch", 1), progress)

@@ -15,6 +15,7 @@ from typing import Any
 
 from passcheck.core.engine.evaluate import Evaluator
 from passcheck.core.engine.plan import Plan
+from passcheck.core.engine.timeouts import TimeLimit
 from passcheck.core.outcome import ExampleResult
 
 
@@ -29,6 +30,8 @@ class Pool:
         self._local = threading.local()
         self._lock = threading.Lock()
         self._evaluators: list[Evaluator] = []
+        # one time limit for the run: every worker's examples tell it what an example takes
+        self.limit = TimeLimit(plan.config.timeout)
 
     def __enter__(self) -> Pool:
         return self
@@ -48,7 +51,7 @@ class Pool:
     def _evaluator(self) -> Evaluator:
         ev = getattr(self._local, "evaluator", None)
         if ev is None:
-            ev = Evaluator(self.plan).__enter__()
+            ev = Evaluator(self.plan, limit=self.limit).__enter__()
             with self._lock:
                 self._evaluators.append(ev)
             self._local.evaluator = ev

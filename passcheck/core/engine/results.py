@@ -21,7 +21,9 @@ class RunConfig:
     seed: int = 0
     properties: tuple[str, ...] = ()  # empty: every applicable property
     property_files: tuple[str, ...] = ()
-    timeout: float = 60.0
+    # seconds per example before it counts as a hang; None: adapted to the run's own example times
+    # (``core/engine/timeouts.py``: 20x their p95, at least 5 s)
+    timeout: float | None = None
     shrink_seconds: float = 120.0
     findings_dir: str = "passcheck-findings"
     options: Options = field(default_factory=Options)
@@ -136,6 +138,8 @@ class RunResult:
     coverage: dict[str, dict[str, int]] = field(default_factory=dict)  # category -> item -> examples
     replayed: int = 0  # saved failures replayed first from the example database
     tvm: dict[str, str | None] = field(default_factory=dict)  # the TVM it ran on (``TVMBuild.as_dict``)
+    timeout_s: float = 0.0  # the per-example time limit at the run's end (``timeouts.TimeLimit``)
+    timeout_rule: str = ""  # how it was set: --timeout, or adapted to the run's example times
 
     @property
     def ok(self) -> bool:
@@ -176,6 +180,8 @@ class RunResult:
             "shrink_s": round(self.shrink_s, 3),
             "examples_per_s": round(self.examples / self.duration_s, 3) if self.duration_s else None,
             "worker_restarts": self.worker_restarts,
+            "timeout_s": round(self.timeout_s, 3),
+            "timeout_rule": self.timeout_rule,
             "tvm": self.tvm,
             "strict_known": cfg.strict_known,
             "jobs": cfg.workers,
