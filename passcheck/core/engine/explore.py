@@ -90,6 +90,10 @@ class Record:
     examples: int = 0
     rejected: int = 0
     discarded: int = 0
+    # examples a known TVM bug decided (some property's verdict is one): they did not test the
+    # pass; and examples with a new finding
+    known_examples: int = 0
+    new_examples: int = 0
     notes: list[dict[str, Any]] = field(default_factory=list)  # see RunResult.example_notes
     timings: dict[str, float] = field(default_factory=dict)  # stage -> seconds, all examples
     coverage: dict[str, Counter[str]] = field(default_factory=dict)  # category -> item -> examples
@@ -113,6 +117,7 @@ class Record:
             self.discarded += 1
         for category, items in res.coverage.items():
             self.coverage.setdefault(category, Counter()).update(set(items))
+        decided = new = False
         for n, o in res.outcomes.items():
             self.stats[n].count(o.verdict, o.message)
             if o.verdict.finding:
@@ -122,7 +127,11 @@ class Record:
                 known = self.known_bug(n, example, o, res)
                 if known is not None:
                     self.stats[n].count_known(o.message, known)
+                decided |= known is not None
+                new |= known is None
                 self._keep(n, example, o, res, where, known)
+        self.known_examples += decided
+        self.new_examples += new
 
     def known_bug(self, prop: str, example: Any, outcome: Outcome, res: ExampleResult) -> str | None:
         return self.classify(prop, example, outcome, res) if self.classify else None

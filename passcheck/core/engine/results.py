@@ -138,8 +138,20 @@ class RunResult:
     coverage: dict[str, dict[str, int]] = field(default_factory=dict)  # category -> item -> examples
     replayed: int = 0  # saved failures replayed first from the example database
     tvm: dict[str, str | None] = field(default_factory=dict)  # the TVM it ran on (``TVMBuild.as_dict``)
+    # examples a known TVM bug decided (a property's verdict was one), and examples with a new
+    # finding: ``tested`` is the examples that tested the pass (every verdict not a known bug's)
+    known_examples: int = 0
+    new_examples: int = 0
     timeout_s: float = 0.0  # the per-example time limit at the run's end (``timeouts.TimeLimit``)
     timeout_rule: str = ""  # how it was set: --timeout, or adapted to the run's example times
+
+    @property
+    def tested(self) -> int:
+        """Examples that tested the pass: every property reached a verdict no known bug decided."""
+        return self.examples - self.known_examples
+
+    def per_thousand(self, count: int) -> float:
+        return 1000.0 * count / self.examples if self.examples else 0.0
 
     @property
     def ok(self) -> bool:
@@ -190,6 +202,12 @@ class RunResult:
             "coverage": {c: dict(sorted(items.items(), key=lambda kv: (-kv[1], kv[0])))
                          for c, items in self.coverage.items()},
             "new_findings": len(self.new_findings),
+            # examples that tested the pass (no verdict decided by a known TVM bug), and the
+            # examples with a new finding or a known bug, per 1,000 examples
+            "tested_examples": self.tested,
+            "tested_share": round(self.tested / self.examples, 4) if self.examples else None,
+            "findings_per_1000": {"new": round(self.per_thousand(self.new_examples), 2),
+                                  "known": round(self.per_thousand(self.known_examples), 2)},
             "known_bugs_hit": self.known_bugs_hit(),
             "findings": [
                 {"property": f.property, "kind": str(f.kind), "message": f.message, "repro": f.repro,
@@ -199,6 +217,8 @@ class RunResult:
             "properties": {n: {"held": s.held, "violated": s.violated, "known": s.known_violations,
                                "discarded": s.discarded,
                                "unknown": s.unknown, "drift": s.drift,
+                               # the check could not decide (Z3 gave up, ...), of the examples checked
+                               "unknown_rate": round(s.unknown / self.examples, 4) if self.examples else None,
                                "drift_kinds": [{"message": s.first_drift[k], "examples": c}
                                                for k, c in sorted(s.drift_kinds.items(), key=lambda kc: -kc[1])],
                                "violation_kinds": [{"message": k, "examples": c, "known_bug": s.known.get(k)}

@@ -33,6 +33,7 @@ def run(config: RunConfig, progress: Progress | None = None) -> RunResult:
     result = RunResult(config, p.subject.name, list(p.properties), record.stats, findings(p, record, best),
                        record.examples, record.rejected, record.discarded, 0.0, shrink_s, restarts, p.subject.ir,
                        record.notes)
+    result.known_examples, result.new_examples = record.known_examples, record.new_examples
     result.timings = dict(record.timings)
     result.coverage = {c: dict(items) for c, items in record.coverage.items()}
     result.replayed = len(replay.examples)

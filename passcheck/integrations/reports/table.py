@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from passcheck.integrations.reports.breakdown import coverage_line, time_line, tvm_line
+from passcheck.integrations.reports.breakdown import (
+    coverage_line,
+    tested_line,
+    time_line,
+    tvm_line,
+    unknown_line,
+)
 
 
 def render_table(result: Any, console: Any) -> None:
@@ -37,7 +43,7 @@ def render_table(result: Any, console: Any) -> None:
         console.print(f"{result.rejected} drawn example(s) could not be built and were not counted.")
     if getattr(result, "replayed", 0):
         console.print(f"{result.replayed} saved failure(s) from the example database were replayed first.")
-    for line in (time_line(result), coverage_line(result)):
+    for line in (tested_line(result), unknown_line(result), time_line(result), coverage_line(result)):
         if line:
             console.print(escape(line), highlight=False)
     # Messages quote IR (`X[i0]`, `shape [n]`): escaped, or rich would eat them as markup tags.
