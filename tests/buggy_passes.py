@@ -20,11 +20,13 @@ expects). The bugs are realistic ones, the kind a pass author could ship:
   ``exp`` or a ``tanh``.
 * ``fold_constant_hangs_on_multiply``  FoldConstant that never returns when the module has a
   ``sigmoid``.
+* ``fold_constant_hangs_one_in_ten``  FoldConstant that spins forever on one input in ten.
 """
 
 from __future__ import annotations
 
 import ctypes
+import os
 import time
 from typing import Any
 
@@ -258,6 +260,40 @@ def fold_constant_segfaults_on_exp() -> tvm.transform.Pass:
     return transform
 
 
+def _spin() -> None:
+    """A busy hang, as a pass stuck in a loop: it never returns and never sleeps."""
+    while True:
+        pass
+
+
+def fold_constant_hangs_one_in_ten() -> tvm.transform.Pass:
+    """Spins forever on about one input module in ten (those whose structural hash ends in 0)."""
+
+    @tvm.transform.module_pass(opt_level=0, name="FoldConstantHangsOneInTen")
+    def transform(mod: tvm.IRModule, ctx: Any) -> tvm.IRModule:
+        if tvm_ffi.structural_hash(mod) % 10 == 0:
+            _spin()
+        return relax.transform.FoldConstant()(mod)
+
+    return transform
+
+
+def fold_constant_hangs_marked() -> tvm.transform.Pass:
+    """Spins forever on every module, after writing its process id to the file named by
+    PASSCHECK_HANG_MARK (the test that kills the runner finds the hanging worker by it)."""
+
+    @tvm.transform.module_pass(opt_level=0, name="FoldConstantHangsMarked")
+    def transform(mod: tvm.IRModule, ctx: Any) -> tvm.IRModule:
+        mark = os.environ.get("PASSCHECK_HANG_MARK")
+        if mark:
+            with open(mark, "w") as f:
+                f.write(str(os.getpid()))
+        _spin()
+        return mod
+
+    return transform
+
+
 def fold_constant_hangs_on_multiply() -> tvm.transform.Pass:
     """Never returns when the module has a ``multiply``."""
 
@@ -293,3 +329,24 @@ def to_mixed_precision_scale_off() -> tvm.transform.Pass:
         return mod
 
     return transform
+
+
+# -- the planted bugs that one drawn feature reaches (issue 22), kept in a file of their own ------
+
+def _feature_passes() -> Any:
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    path = Path(__file__).resolve().with_name("buggy_feature_passes.py")
+    name = "passcheck_buggy_feature_passes"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
+decompose_group_norm_wrong_eps = _feature_passes().decompose_group_norm_wrong_eps

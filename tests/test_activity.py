@@ -56,6 +56,10 @@ def test_reports_carry_the_activity() -> None:
     assert "warning: X changed only 1 of 40" in (junit_tree(result).find(".//system-err").text or "")
     page = render(result)
     assert "changed 1 of 40 examples (2.5%)" in page and "constant-only subgraphs" in page
+    from passcheck.integrations.reports.table import summary_line
+
+    assert "X: 40 examples checked in" in summary_line(result)
+    assert "the pass changed 1 of them (2%)" in summary_line(result)  # the run's last line says it too
     result.measured = 0
     assert result.to_dict()["activity"] is None and result.activity_warning() == ""
 

@@ -46,6 +46,11 @@ class Case:
         return _script(self.after) if self.after is not None else ""
 
 
+def module_script(mod: Any) -> str:
+    """``mod`` as TVMScript (constants included when they round-trip; never raises)."""
+    return _script(mod)
+
+
 def _script(mod: Any) -> str:
     if mod is None:
         return ""

@@ -43,7 +43,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--property", action="append", default=[], metavar="NAME", help="check only this property")
     p.add_argument("--properties", action="append", default=[], metavar="PATH",
                    help="load extra properties from a Python file")
-    p.add_argument("--timeout", type=float, default=60.0, help="seconds per example before it counts as a hang")
+    p.add_argument("--timeout", type=float, default=None,
+                   help="seconds per example before it counts as a hang (default: 20x the run's p95 example time so far, at least 5 s; "
+                        "an example cut by it runs again alone with twice as long before it is a finding)")
     p.add_argument("--shrink-time", type=float, default=120.0, help="seconds to spend shrinking findings")
     p.add_argument("--report", action="append", default=[], metavar="FORMAT:PATH",
                    help="write a report: json:PATH or junit:PATH (JUnit XML for CI); repeatable")
@@ -96,7 +98,7 @@ def _run(ns: argparse.Namespace) -> int:
 
     if ns.examples < 0 or (ns.examples == 0 and not ns.corpus):
         raise UsageError("--examples must be at least 1 (0 only with --corpus: the given modules alone)")
-    if ns.timeout <= 0:
+    if ns.timeout is not None and ns.timeout <= 0:
         raise UsageError("--timeout must be positive (seconds)")
     if ns.jobs < 0 or ns.batch < 1:
         raise UsageError("--jobs must be 0 (one per core) or more, --batch at least 1")

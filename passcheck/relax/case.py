@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from passcheck.core.case import Case
+from passcheck.core.case import Case, module_script
 from passcheck.core.errors import Unknown
 from passcheck.relax import execution, reference
 from passcheck.relax.spec import GraphSpec, input_arrays
@@ -53,6 +53,17 @@ class RelaxCase(Case):
         self.tensor_inputs = bool(getattr(spec, "tensor_inputs", False))
         # how a module whose main the pass changed by design is called (``conventions.py``), by name
         self.conventions: dict[str, str] = {}
+
+    def input_script(self) -> str:
+        """The pass's input; where its prerequisites changed the module (LegalizeOps before
+        FuseOps), the module as generated follows, commented out: its ops by name and attributes
+        are what a reader of the repro, and a known bug's IR pattern (``core/known.py``), look for
+        in an input whose ops are legalized kernels."""
+        text = super().input_script()
+        if self.built is None or self.before is None or self.built is self.before:
+            return text
+        source = "\n".join(f"# {line}" if line else "#" for line in module_script(self.built).splitlines())
+        return f"{text}\n\n# The module as generated, before the prerequisites of {self.subject}:\n{source}\n"
 
     @property
     def dtype(self) -> str:

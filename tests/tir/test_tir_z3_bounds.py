@@ -228,7 +228,7 @@ def test_data_dependent_index_is_unknown_not_a_violation() -> None:
 
 
 def test_timeout_is_unknown_and_a_real_witness_is_found_given_time() -> None:
-    quick = check_bounds(factorization, timeout_ms=1)
+    quick = check_bounds(factorization, timeout_ms=1, retry=False)  # (the retries: test_tir_z3_undecided.py)
     assert not quick.violations and quick.unknown and "Z3" in quick.unknown[0][1]
     full = check_bounds(factorization, timeout_ms=60000)
     w = full.violations[0]

@@ -25,7 +25,7 @@ class FindingsError(AssertionError):
 
 def check(subject: str, *, examples: int = 100, seed: int = 0, impl: str | None = None,
           properties: Iterable[str] = (), property_files: Iterable[str] = (), ir: str = "relax",
-          timeout: float = 60.0, shrink_seconds: float = 120.0, findings_dir: str = "passcheck-findings",
+          timeout: float | None = None, shrink_seconds: float = 120.0, findings_dir: str = "passcheck-findings",
           allow_special_values: bool = False, raise_on_findings: bool = False,
           strict_known: bool = False, ignore_known: bool = True, corpus: Iterable[str] = (), mutate: int = 0,
           seed_models: Iterable[str] = (), drift_findings: bool = False, tvmscript_only: bool = False,
@@ -41,7 +41,8 @@ def check(subject: str, *, examples: int = 100, seed: int = 0, impl: str | None 
     ``seed_models`` and ``drift_findings`` are ``--mutate``, ``--seed-model``, ``--drift-findings``.
     ``jobs`` worker processes (0: one per core) check ``batch`` examples at a time; ``database`` keeps
     failures to replay first next time (``""`` the default directory ``.passcheck/examples``, a
-    directory, or ``redis://HOST:PORT``; None, the default here, keeps none)."""
+    directory, or ``redis://HOST:PORT``; None, the default here, keeps none). ``timeout``: seconds
+    per example before it is a hang; None adapts it to the run's own example times."""
     extra = ((MUTATE, mutate),) if mutate else ()
     extra += ((SEED_MODELS, tuple(seed_models)),) if seed_models else ()
     config = RunConfig(subject=subject, ir=ir, impl=impl, examples=examples, seed=seed,

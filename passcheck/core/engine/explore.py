@@ -65,10 +65,14 @@ class Slot(NamedTuple):
     after_known: bool = False
 
 
-def known_bug_classifier(plan: Plan) -> Classify:
+def known_bug_classifier(plan: Plan, stock: Any = None) -> Classify:
+    """Failures matched to the known-bug registry; with ``stock`` (a ``StockPass``, for a run
+    with ``--impl``) only those the stock pass fails the same way."""
     def classify(prop: str, example: Any, outcome: Outcome, res: ExampleResult) -> str | None:
         bug = recognise_example(plan.subject, prop, example, outcome.message, res.input_script, res.output_script)
-        return bug.name if bug else None
+        if bug is None or (stock is not None and not stock.confirms(prop, example, bug.name)):
+            return None
+        return bug.name
     return classify
 
 
@@ -88,6 +92,10 @@ class Record:
     discarded: int = 0
     changed: int = 0  # examples the transformation changed (activity)
     measured: int = 0  # examples whose subject said whether it changed them
+    # examples a known TVM bug decided (some property's verdict is one): they did not test the
+    # pass; and examples with a new finding
+    known_examples: int = 0
+    new_examples: int = 0
     notes: list[dict[str, Any]] = field(default_factory=list)  # see RunResult.example_notes
     timings: dict[str, float] = field(default_factory=dict)  # stage -> seconds, all examples
     counts: dict[str, int] = field(default_factory=dict)  # event -> times, all examples
@@ -116,6 +124,7 @@ class Record:
             self.changed += bool(res.changed)
         for category, items in res.coverage.items():
             self.coverage.setdefault(category, Counter()).update(set(items))
+        decided = new = False
         for n, o in res.outcomes.items():
             self.stats[n].count(o.verdict, o.message)
             if o.verdict.finding:
@@ -125,7 +134,11 @@ class Record:
                 known = self.known_bug(n, example, o, res)
                 if known is not None:
                     self.stats[n].count_known(o.message, known)
+                decided |= known is not None
+                new |= known is None
                 self._keep(n, example, o, res, where, known)
+        self.known_examples += decided
+        self.new_examples += new
 
     def known_bug(self, prop: str, example: Any, outcome: Outcome, res: ExampleResult) -> str | None:
         return self.classify(prop, example, outcome, res) if self.classify else None
@@ -216,11 +229,12 @@ class Pipeline:
             self.done = self.record.examples >= self.target
 
 
-def explore(plan: Plan, evaluate: Any, progress: Progress | None = None) -> Record:
+def explore(plan: Plan, evaluate: Any, progress: Progress | None = None, stock: Any = None) -> Record:
     """Draw and check ``config.examples`` examples (after the explicit ones) with ``evaluate``:
-    a ``Pool`` (parallel, batched) or any ``example -> ExampleResult`` callable."""
+    a ``Pool`` (parallel, batched) or any ``example -> ExampleResult`` callable; ``stock``: see
+    ``known_bug_classifier``."""
     config = plan.config
-    record = Record(plan.properties, known_bug_classifier(plan))
+    record = Record(plan.properties, known_bug_classifier(plan, stock))
     pool = evaluate if hasattr(evaluate, "submit") else _Inline(evaluate)
     explicit = tuple(getattr(config, "explicit_examples", ()))
     pipe = Pipeline(pool, record, len(explicit) + config.examples, getattr(config, "batch", 1), progress)

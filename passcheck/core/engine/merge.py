@@ -48,6 +48,8 @@ def merge_results(results: list[RunResult]) -> RunResult:
         out.examples += r.examples
         out.rejected += r.rejected
         out.discarded_examples += r.discarded_examples
+        out.known_examples += r.known_examples
+        out.new_examples += r.new_examples
         out.duration_s = max(out.duration_s, r.duration_s)
         out.shrink_s += r.shrink_s
         out.worker_restarts += r.worker_restarts

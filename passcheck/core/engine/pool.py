@@ -16,6 +16,7 @@ from typing import Any
 from passcheck.core import workdir
 from passcheck.core.engine.evaluate import Evaluator
 from passcheck.core.engine.plan import Plan
+from passcheck.core.engine.timeouts import TimeLimit
 from passcheck.core.outcome import ExampleResult
 
 
@@ -32,6 +33,8 @@ class Pool:
         self._evaluators: list[Evaluator] = []
         # shared by the run's workers (the kernel cache), removed with the pool
         self.run_dir = workdir.create() if plan.config.kernel_cache else ""
+        # one time limit for the run: every worker's examples tell it what an example takes
+        self.limit = TimeLimit(plan.config.timeout)
 
     def __enter__(self) -> Pool:
         return self
@@ -52,7 +55,7 @@ class Pool:
     def _evaluator(self) -> Evaluator:
         ev = getattr(self._local, "evaluator", None)
         if ev is None:
-            ev = Evaluator(self.plan, run_dir=self.run_dir).__enter__()
+            ev = Evaluator(self.plan, limit=self.limit, run_dir=self.run_dir).__enter__()
             with self._lock:
                 self._evaluators.append(ev)
             self._local.evaluator = ev

@@ -86,7 +86,7 @@ def write_repros(result: Any, impl: str | None, subject: Subject) -> None:
         text = TEMPLATE.format(subject=name, prop=f.property, kind=f.kind,
                                message=f.message.replace('"""', "'''"), fname="repro.py", data=data,
                                python=example_comment(f.example), impl=impl_abs, ir=result.subject_ir,
-                               files=files, timeout=float(cfg.timeout))
+                               files=files, timeout=_repro_timeout(result, f.kind))
         (d / "repro.py").write_text(text)
         if f.input_script:
             (d / "input_ir.py").write_text(f.input_script)
@@ -97,6 +97,18 @@ def write_repros(result: Any, impl: str | None, subject: Subject) -> None:
         except Exception:  # noqa: BLE001 - inputs are a convenience; the repro rebuilds them
             pass
         f.repro = str(d / "repro.py")
+
+
+def _repro_timeout(result: Any, kind: str) -> float:
+    """The repro's time limit: the run's --timeout; without one, for a hang, the longer limit
+    that confirmed it (``timeouts.CONFIRM``), else recheck's generous default."""
+    from passcheck.core.engine.timeouts import CONFIRM, START
+
+    if result.config.timeout is not None:
+        return float(result.config.timeout)
+    if kind == "timeout":
+        return round(CONFIRM * (result.timeout_s or START), 1)
+    return 600.0
 
 
 def absolute_impl(impl: str | None) -> str | None:

@@ -26,7 +26,9 @@ class RunConfig:
     seed: int = 0
     properties: tuple[str, ...] = ()  # empty: every applicable property
     property_files: tuple[str, ...] = ()
-    timeout: float = 60.0
+    # seconds per example before it counts as a hang; None: adapted to the run's own example times
+    # (``core/engine/timeouts.py``: 20x their p95, at least 5 s)
+    timeout: float | None = None
     shrink_seconds: float = 120.0
     findings_dir: str = "passcheck-findings"
     options: Options = field(default_factory=Options)
@@ -178,6 +180,20 @@ class RunResult:
         needs = self.needs or "nothing passcheck knows of (declare what it acts on: docs/architecture.md)"
         return (f"{self.subject_name} changed only {self.changed} of {self.measured} examples: the properties held "
                 f"mostly on examples it left as they were. It acts on: {needs}")
+    # examples a known TVM bug decided (a property's verdict was one), and examples with a new
+    # finding: ``tested`` is the examples that tested the pass (every verdict not a known bug's)
+    known_examples: int = 0
+    new_examples: int = 0
+    timeout_s: float = 0.0  # the per-example time limit at the run's end (``timeouts.TimeLimit``)
+    timeout_rule: str = ""  # how it was set: --timeout, or adapted to the run's example times
+
+    @property
+    def tested(self) -> int:
+        """Examples that tested the pass: every property reached a verdict no known bug decided."""
+        return self.examples - self.known_examples
+
+    def per_thousand(self, count: int) -> float:
+        return 1000.0 * count / self.examples if self.examples else 0.0
 
     @property
     def ok(self) -> bool:
@@ -218,6 +234,8 @@ class RunResult:
             "shrink_s": round(self.shrink_s, 3),
             "examples_per_s": round(self.examples / self.duration_s, 3) if self.duration_s else None,
             "worker_restarts": self.worker_restarts,
+            "timeout_s": round(self.timeout_s, 3),
+            "timeout_rule": self.timeout_rule,
             "tvm": self.tvm,
             "strict_known": cfg.strict_known,
             "jobs": cfg.workers,
@@ -231,6 +249,12 @@ class RunResult:
                 "changed": self.changed, "examples": self.measured, "share": round(self.activity, 4),
                 "warning": self.activity_warning() or None},
             "new_findings": len(self.new_findings),
+            # examples that tested the pass (no verdict decided by a known TVM bug), and the
+            # examples with a new finding or a known bug, per 1,000 examples
+            "tested_examples": self.tested,
+            "tested_share": round(self.tested / self.examples, 4) if self.examples else None,
+            "findings_per_1000": {"new": round(self.per_thousand(self.new_examples), 2),
+                                  "known": round(self.per_thousand(self.known_examples), 2)},
             "known_bugs_hit": self.known_bugs_hit(),
             "findings": [
                 {"property": f.property, "kind": str(f.kind), "message": f.message, "repro": f.repro,
@@ -240,6 +264,8 @@ class RunResult:
             "properties": {n: {"held": s.held, "violated": s.violated, "known": s.known_violations,
                                "discarded": s.discarded,
                                "unknown": s.unknown, "drift": s.drift,
+                               # the check could not decide (Z3 gave up, ...), of the examples checked
+                               "unknown_rate": round(s.unknown / self.examples, 4) if self.examples else None,
                                "drift_kinds": [{"message": s.first_drift[k], "examples": c}
                                                for k, c in sorted(s.drift_kinds.items(), key=lambda kc: -kc[1])],
                                "violation_kinds": [{"message": k, "examples": c, "known_bug": s.known.get(k)}

@@ -15,6 +15,7 @@ from passcheck.core.engine.pool import Pool
 from passcheck.core.engine.repro import write_repros
 from passcheck.core.engine.results import Finding, RunConfig, RunResult
 from passcheck.core.engine.shrink import Failure, shrink
+from passcheck.core.engine.stock import StockPass
 from passcheck.core.known import recognise, recognise_example
 from passcheck.core.tvm_build import tvm_build
 
@@ -22,21 +23,24 @@ from passcheck.core.tvm_build import tvm_build
 def run(config: RunConfig, progress: Progress | None = None) -> RunResult:
     t_start = time.perf_counter()
     p, replay = replaying.prepare(plan(config))
-    with Pool(p, config.workers) as pool:
-        record = explore(p, pool, progress)
+    with Pool(p, config.workers) as pool, StockPass(p) as stock:
+        record = explore(p, pool, progress, stock if stock.active else None)
         t_shrink = time.perf_counter()
         best = shrink(p, pool, record, progress)
         shrink_s = time.perf_counter() - t_shrink
         restarts = pool.restarts
+        limit = pool.limit
     result = RunResult(config, p.subject.name, list(p.properties), record.stats, findings(p, record, best),
                        record.examples, record.rejected, record.discarded, 0.0, shrink_s, restarts, p.subject.ir,
                        record.notes)
+    result.known_examples, result.new_examples = record.known_examples, record.new_examples
     result.timings = dict(record.timings)
     result.counts = dict(record.counts)
     result.coverage = {c: dict(items) for c, items in record.coverage.items()}
     result.replayed = len(replay.examples)
     result.tvm = tvm_build().as_dict()
     result.changed, result.measured, result.needs = record.changed, record.measured, p.subject.needs
+    result.timeout_s, result.timeout_rule = limit.seconds, limit.describe()
     recognise_known(p, result)
     replaying.record_outcome(p, replay, record.explicit_results, result.findings)
     result.refused = replay.refused()
@@ -56,12 +60,16 @@ def findings(p: Plan, record: Record, best: dict[Slot, Failure]) -> list[Finding
             example, outcome, res = best.get(slot, record.first_fail[slot])
             also = tuple(sorted(k for k in res.failed if k != n))
             out.append(Finding(n, outcome.verdict, outcome.message, example, res.input_script, res.output_script,
-                               shrunk=slot in best, also_failing=also))
+                               shrunk=slot in best, also_failing=also, known_bug=record.known.get(slot)))
     return out
 
 
 def recognise_known(p: Plan, result: RunResult) -> None:
-    """Mark each finding, and each kind of violation message, that matches a known TVM bug."""
+    """Mark each finding, and each kind of violation message, that matches a known TVM bug. With
+    ``--impl`` only what the record found the stock pass to fail the same way is known (a
+    finding keeps the record's verdict on its first example; kinds are not matched by message)."""
+    if p.impl is not None:
+        return
     for f in result.findings:
         bug = recognise_example(p.subject, f.property, f.example, f.message, f.input_script, f.output_script)
         f.known_bug = bug.name if bug else None

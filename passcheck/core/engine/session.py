@@ -64,15 +64,18 @@ class Session:
         properties run are compiled together (one compile, one link for the batch), then each is
         checked. Results are those of ``run`` one by one; a crash or hang anywhere in a batch
         makes the runner re-run its examples one by one (``Evaluator.batch``)."""
-        t0 = time.perf_counter()
         built: list[tuple[ExampleResult, Any]] = []
+        # each example's own seconds (its build, its check, its share of the batch compile): what
+        # the runner's time limit is adapted to
         for i, example in enumerate(examples):
             if progress:
                 progress(f"{BATCH_STAGE} build {i}")
+            t0 = time.perf_counter()
             with timing.collect() as spent:
                 res, case = self._build(example, None)
             res.timings = dict(spent)
             res.counts = dict(spent.counts)
+            res.seconds = time.perf_counter() - t0
             built.append((res, case))
         order = [i for i, (_, c) in enumerate(built) if c is not None]
         if order and not self.run_keys:
@@ -84,17 +87,17 @@ class Session:
         if len(order) > 1 and self.run_keys:
             if progress:
                 progress(f"{BATCH_STAGE} compile")
+            t0 = time.perf_counter()
             with timing.collect() as spent:
                 self.subject.prefetch([built[i][1] for i in order], sorted(self.run_keys))
+            share = (time.perf_counter() - t0) / len(order)
             for i in order:
                 timing.add(built[i][0].timings, spent, 1.0 / len(order))
+                built[i][0].seconds += share
             timing.add_counts(built[order[0]][0].counts, spent.counts)  # (whole events: the first takes them)
         rest = [p for p in self.properties if p not in reading]
         for i in order:
             self._check_in_batch(built, i, progress, rest)
-        share = (time.perf_counter() - t0) / len(examples)
-        for res, _ in built:
-            res.seconds = share
         return [res for res, _ in built]
 
     def _check_in_batch(self, built: list[tuple[ExampleResult, Any]], i: int,
@@ -104,6 +107,7 @@ class Session:
         if progress:
             progress(f"{BATCH_STAGE} check {i}")
         res, case = built[i]
+        t0 = time.perf_counter()
         with timing.collect() as spent:
             if only is None:
                 self._check(case, res, None)
@@ -113,6 +117,7 @@ class Session:
                     self._finish(case, res)
         timing.add(res.timings, spent)
         timing.add_counts(res.counts, spent.counts)
+        res.seconds += time.perf_counter() - t0
 
     def ir_readers(self) -> list[Property]:
         """The properties that have only read IR so far (none compiled or ran a module)."""

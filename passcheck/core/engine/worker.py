@@ -2,14 +2,25 @@
 
 The pass under test and the code it generates run here, never in the runner: a segfault or an
 out-of-bounds write kills only this process (the runner records a *crash* finding and starts
-a fresh worker from the fork server), and a hang is cut by the runner's per-example timeout.
+a fresh worker from the fork server), and a hang is cut by the runner's per-example time limit
+(``timeouts``).
+
+A worker never outlives its runner, however the runner ends: Ctrl-C reaches the runner alone
+(the worker ignores SIGINT; the runner's pool kills it), and SIGTERM or SIGKILL of the runner
+closes the *lifeline*, a pipe whose only write end the runner holds. Its closing kills the
+worker at once, from the kernel (``O_ASYNC`` with SIGKILL as the signal, on Linux: a worker
+stuck in C code holding the GIL goes too), or from a thread that waits on it elsewhere.
+``PR_SET_PDEATHSIG`` would not do: the worker's parent is the fork server, which stays alive as
+long as a worker does.
 """
 
 from __future__ import annotations
 
 import multiprocessing as mp
 import os
+import signal
 import tempfile
+import threading
 import time
 import traceback
 from dataclasses import dataclass
@@ -18,6 +29,7 @@ from typing import Any
 
 from passcheck.core.engine.plan import WorkerConfig
 from passcheck.core.engine.session import Session
+from passcheck.core.engine.timeouts import TimeLimit
 from passcheck.core.errors import UsageError
 from passcheck.core.outcome import TRANSFORM, ExampleResult, Verdict
 
@@ -33,8 +45,36 @@ def _capture_output(path: str | None) -> None:
     os.close(fd)
 
 
-def serve(conn: Connection, config: WorkerConfig, log_path: str | None = None) -> None:
+def _tie_to_runner(lifeline: Connection | None) -> None:
+    """Die with the runner (see the module's docstring)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if lifeline is None:
+        return
+    fd = lifeline.fileno()
+    try:
+        import fcntl
+
+        fcntl.fcntl(fd, fcntl.F_SETOWN, os.getpid())
+        fcntl.fcntl(fd, fcntl.F_SETSIG, signal.SIGKILL)  # Linux only: AttributeError elsewhere
+        fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) | os.O_ASYNC)
+    except (ImportError, AttributeError, OSError):
+        pass
+
+    def watch() -> None:
+        # Nobody writes to the lifeline: it becomes readable only when the runner's end closes
+        # (also where the runner died before the kernel was told to watch it).
+        try:
+            lifeline.poll(None)
+        finally:
+            os._exit(70)
+
+    threading.Thread(target=watch, name="passcheck-lifeline", daemon=True).start()
+
+
+def serve(conn: Connection, config: WorkerConfig, log_path: str | None = None,
+          lifeline: Connection | None = None) -> None:
     """Worker main loop: one example in, one ``ExampleResult`` out; ``None`` stops it."""
+    _tie_to_runner(lifeline)
     _capture_output(log_path)
     try:
         session = Session(config)
@@ -151,12 +191,14 @@ class Worker:
     # server every so many examples keeps long campaigns flat.
     RECYCLE_AFTER = 1000
 
-    def __init__(self, config: WorkerConfig, timeout: float, start_timeout: float = 300.0) -> None:
+    def __init__(self, config: WorkerConfig, timeout: float | TimeLimit | None, start_timeout: float = 300.0) -> None:
         self.config = config
-        self.timeout = timeout
+        # a number: that many seconds (--timeout); None: adapted to the examples it measures
+        self.limit = timeout if isinstance(timeout, TimeLimit) else TimeLimit(timeout)
         self.start_timeout = start_timeout
         self.proc: Any = None
         self.conn: Connection | None = None
+        self.lifeline: Connection | None = None  # the runner's end: closing it kills the worker
         self.restarts = 0
         self.log_path: str | None = None
         self.log_from = 0  # where the current request's output starts in the log
@@ -166,14 +208,16 @@ class Worker:
     def start(self) -> None:
         ctx = context(self.config.preload)
         parent, child = ctx.Pipe()
+        life_r, life_w = ctx.Pipe(duplex=False)
         if self.log_path is None:
             fd, self.log_path = tempfile.mkstemp(prefix="passcheck-worker-", suffix=".log")
             os.close(fd)
-        self.proc = ctx.Process(target=serve, args=(child, self.config, self.log_path), daemon=True)
+        self.proc = ctx.Process(target=serve, args=(child, self.config, self.log_path, life_r), daemon=True)
         with _main_module_hidden(), _safe_path():
             self.proc.start()
         child.close()
-        self.conn = parent
+        life_r.close()
+        self.conn, self.lifeline = parent, life_w
         if not parent.poll(self.start_timeout):
             self.kill()
             raise RuntimeError("the worker process did not start in time")
@@ -191,16 +235,17 @@ class Worker:
             raise RuntimeError(f"worker failed to start: {payload}")
         self.served = 0
 
-    def run(self, example: Any) -> ExampleResult:
-        return self._exchange(example, "result", self.timeout)
+    def run(self, example: Any, stretch: float = 1.0) -> ExampleResult:
+        """The example's result; ``stretch`` times the time limit (a hang confirmed)."""
+        return self._exchange(example, "result", stretch)
 
     def run_batch(self, examples: list[Any]) -> list[ExampleResult]:
         """Results of ``Session.run_batch``; each step of the batch (building one example,
         the batch compile, checking one example) has the per-example timeout, the compile one
         per example in the batch."""
-        return self._exchange(Batch(list(examples)), "results", self.timeout, batch=len(examples))
+        return self._exchange(Batch(list(examples)), "results", 1.0, batch=len(examples))
 
-    def _exchange(self, message: Any, answer: str, timeout: float, batch: int = 0) -> Any:
+    def _exchange(self, message: Any, answer: str, stretch: float, batch: int = 0) -> Any:
         if self.stopped:
             raise RuntimeError("the run was stopped")
         if self.served >= self.RECYCLE_AFTER:
@@ -214,6 +259,7 @@ class Worker:
         self.log_from = os.path.getsize(self.log_path) if self.log_path and os.path.exists(self.log_path) else 0
         self.conn.send(message)
         stage = TRANSFORM
+        timeout = self.limit.seconds * stretch
         deadline = time.monotonic() + timeout
         while True:
             left = deadline - time.monotonic()
@@ -224,7 +270,8 @@ class Worker:
             if not ready:
                 self.kill()
                 self.restarts += 1
-                raise WorkerDied(Verdict.HANG, stage, f"no result after {timeout:g} s (while at {stage})")
+                raise WorkerDied(Verdict.HANG, stage, f"no result after {timeout:.3g} s (while at {stage}; "
+                                                      f"the limit: {self.limit.describe()})")
             try:
                 tag, payload = self.conn.recv()
             except (EOFError, OSError):
@@ -237,7 +284,8 @@ class Worker:
             if tag == "at":
                 stage = payload
                 if batch:  # a step of a batch: its own time limit from now
-                    deadline = time.monotonic() + timeout * (batch if payload.endswith("compile") else 1)
+                    timeout = self.limit.seconds * (batch if payload.endswith("compile") else 1)
+                    deadline = time.monotonic() + timeout
             elif tag == answer:
                 return payload
             elif tag == "usage":
@@ -264,9 +312,10 @@ class Worker:
             if self.proc.is_alive():
                 self.proc.kill()
             self.proc.join(5)
-        if self.conn is not None:
-            self.conn.close()
-        self.proc, self.conn = None, None
+        for end in (self.conn, self.lifeline):
+            if end is not None:
+                end.close()
+        self.proc, self.conn, self.lifeline = None, None, None
 
     def close(self) -> None:
         if self.log_path and os.path.exists(self.log_path):

@@ -41,7 +41,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--ir", default="relax", help="IR family (relax, tir) when PASS is an import spec")
     p.add_argument("--property", action="append", default=[], metavar="NAME", help="check only this property")
     p.add_argument("--properties", action="append", default=[], metavar="PATH", help="extra property files")
-    p.add_argument("--timeout", type=float, default=60.0, help="seconds per example before it counts as a hang")
+    p.add_argument("--timeout", type=float, default=None,
+                   help="seconds per example before it counts as a hang (default: adapted to the run's example times)")
     p.add_argument("--shrink-time", type=float, default=60.0, help="seconds per run to spend shrinking")
     p.add_argument("--findings-dir", default="passcheck-findings/campaign", help="repros, one folder per task")
     p.add_argument("--report", action="append", default=[], metavar="FORMAT:PATH",

@@ -47,6 +47,25 @@ def coverage_line(result: Any) -> str:
     return "coverage: " + "; ".join(parts)
 
 
+def tested_line(result: Any) -> str:
+    """How many examples tested the pass (no property's verdict decided by a known TVM bug), and
+    the examples with findings per 1,000."""
+    n = result.examples
+    if not n:
+        return ""
+    known, new = getattr(result, "known_examples", 0), getattr(result, "new_examples", 0)
+    return (f"tested the pass: {n - known} of {n} examples ({100 * (n - known) / n:.1f}%), {known} decided by "
+            f"known TVM bugs; examples with findings per 1,000: {1000 * new / n:.1f} new, {1000 * known / n:.1f} known")
+
+
+def unknown_line(result: Any) -> str:
+    """Per property, how often the check could not decide (Z3 gave up, ...)."""
+    n = max(1, result.examples)
+    parts = [f"{name} {s.unknown} of {result.examples} ({100 * s.unknown / n:.1f}%)"
+             for name, s in result.stats.items() if getattr(s, "unknown", 0)]
+    return "undecided (unknown, counted with the discarded): " + ", ".join(parts) if parts else ""
+
+
 def tvm_line(result: Any) -> str:
     """``TVM 0.27.0.post1 (commit ...)``: the TVM the run used, as every report names it."""
     from passcheck.core.tvm_build import TVMBuild

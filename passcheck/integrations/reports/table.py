@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from passcheck.integrations.reports.breakdown import coverage_line, time_line, tvm_line
+from passcheck.integrations.reports.breakdown import (
+    coverage_line,
+    tested_line,
+    time_line,
+    tvm_line,
+    unknown_line,
+)
 
 
 def render_table(result: Any, console: Any) -> None:
@@ -45,7 +51,7 @@ def render_table(result: Any, console: Any) -> None:
         console.print(f"{result.replayed} saved failure(s) from the example database were replayed first.")
     for line in getattr(result, "refused", ()):
         console.print(f"refused: {escape(line)}", highlight=False, soft_wrap=True)
-    for line in (time_line(result), coverage_line(result)):
+    for line in (tested_line(result), unknown_line(result), time_line(result), coverage_line(result)):
         if line:
             console.print(escape(line), highlight=False)
     # Messages quote IR (`X[i0]`, `shape [n]`): escaped, or rich would eat them as markup tags.
@@ -102,6 +108,9 @@ def summary_line(result: Any) -> str:
              f"{new} new finding{'s' if new != 1 else ''}",
              f"{len(hits)} known TVM bug{'s' if len(hits) != 1 else ''} hit"
              + (f" on {known_examples} example{'s' if known_examples != 1 else ''}" if known_examples else "")]
+    share = getattr(result, "activity", None)
+    if share is not None:  # a green line over examples the pass never acted on tested little
+        parts.insert(1, f"the pass changed {result.changed} of them ({100 * share:.0f}%)")
     verdict = "fail" if not result.ok else "pass"
     return "; ".join(parts) + f": {verdict}"
 

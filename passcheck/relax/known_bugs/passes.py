@@ -205,7 +205,7 @@ register_known_bug(KnownBug(
     message=r"wrong numbers|Invalid conv parameters|Concat expects the input tensors to have the same shape"
             r"|the first input shape at dim \d+ is|CrossEntropy requires the predictions and labels to have the same shape"
             r"|broadcast_to expects the input tensor shape is broadcastable to the target shape"
-            r"|relax\.nn\.layer_norm requires the input gamma|Shape mismatch for NLLLoss"
+            r"|relax\.nn\.(?:layer|batch)_norm requires the input gamma|Shape mismatch for NLLLoss"
             r"|relax\.collapse_sum_like, the data shape at dim",
     ir=r'R\.nn\.conv2d\([^\n]*(?:data_layout="[NC]*W[NC]*H|kernel_layout="[OI]*W[OI]*H)',
 ))

@@ -12,8 +12,9 @@ without Z3. The rest go to Z3 as one disjunction first (the safe case costs one 
 when that is satisfiable are they asked one by one. A model is replayed by the concrete
 evaluator along the access's trail (``trail.replay``: loop ranges, guards, bindings), then the
 index itself, and reported only when the replay agrees; otherwise the point is excluded and Z3
-asked again a few times, after which the access is *unknown* -- as is a Z3 timeout. Unknowns
-are never violations.
+asked again a few times, after which the access is *unknown*. Where Z3 gives up (a timeout),
+the shape vars' boundary points and a bit-blasting solver are tried first (``undecided``); what
+they do not decide is unknown too. Unknowns are never violations.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from passcheck.tir.analysis.nodes import free_vars, is_buffer, is_prim
 from passcheck.tir.analysis.results import BoundsResult, OOBWitness
 from passcheck.tir.analysis.tables import find_tables
 from passcheck.tir.analysis.trail import TrailEncoder, from_model, model_value, replay
+from passcheck.tir.analysis.undecided import bitblast, free_shape_vars, search_boundaries
 
 DEFAULT_TIMEOUT_MS = 2000
 REFINEMENTS = 6
@@ -144,8 +146,10 @@ def _confirm(ob: Obligation, model: Any, trails: TrailEncoder) -> tuple[OOBWitne
 
 class BoundsChecker:
     def __init__(self, timeout_ms: int = DEFAULT_TIMEOUT_MS, budget_s: float | None = None,
-                 domain: Sequence[Any] = ()) -> None:
+                 domain: Sequence[Any] = (), retry: bool = True) -> None:
         self.timeout_ms = timeout_ms
+        self.retry = retry  # where Z3 gives up: boundary points, then bit-blasting (``undecided``)
+        self._limits: dict[int, tuple[int, int]] = {}  # the current function's shape var limits
         self.domain = domain  # more buffers that bound the shape vars (``shape_var_limits``'s ``also``)
         self._caps: dict[int, int] = {}  # the current function's: shape var -> the most the domain allows
         # Seconds of Z3 for the whole check (None: no limit): past it, the accesses not yet
@@ -203,6 +207,7 @@ class BoundsChecker:
             groups.setdefault(sig, ([], path, oob))[0].append(ob)
         if not groups:
             return
+        self._limits = col.iv.limits
         z.solver.add(*z.shape_constraints(list(col.buffers.values()), col.bound, col.iv.limits, self._caps))
         res.queries += 1
         if z.solver.check(z3.Or(*[z3.And(*p, o) for _, p, o in groups.values()])) == z3.unsat:
@@ -227,18 +232,15 @@ class BoundsChecker:
                 if answer == z3.unsat:
                     return
                 if answer == z3.unknown:
-                    res.unknown += [(o.site, f"Z3 gave up: {solver.reason_unknown()}") for o in obs]
+                    why = solver.reason_unknown()
+                    if not self._undecided(z, obs, res):
+                        tried = " (nor did boundary points or bit-blasting decide)" if self.retry else ""
+                        res.unknown += [(o.site, f"Z3 gave up: {why}{tried}") for o in obs]
                     return
                 model = solver.model()
                 wit, why = _confirm(ob, model, z.trails)
                 if wit is not None:
-                    res.violations.append(wit)
-                    for other in obs[1:]:
-                        w2, why2 = _confirm(other, model, z.trails)
-                        if w2 is not None:
-                            res.violations.append(w2)
-                        else:
-                            res.unknown.append((other.site, f"not confirmed concretely: {why2}"))
+                    _record(wit, obs, model, z, res)
                     return
                 if "value of load" in why:
                     break  # the index depends on loaded data: no other point can be confirmed
@@ -252,6 +254,41 @@ class BoundsChecker:
             res.unknown += [(o.site, f"not confirmed concretely: {why}") for o in obs]
         finally:
             solver.pop()
+
+
+    def _undecided(self, z: _Z3Phase, obs: list[Obligation], res: BoundsResult) -> bool:
+        """Where Z3 gave up on a group (its path and condition asserted): a confirmed witness at
+        a boundary point, or bit-blasting's answer; False when neither decides."""
+        if not self.retry:
+            return False
+        res.retried += 1
+
+        def confirm(model: Any) -> bool:
+            wit, _ = _confirm(obs[0], model, z.trails)
+            if wit is not None:
+                _record(wit, obs, model, z, res)
+            return wit is not None
+
+        if search_boundaries(z.solver, free_shape_vars(z.enc.free, self._limits, self._caps), confirm,
+                             self.timeout_ms):
+            res.decided += 1
+            return True
+        answer, model = bitblast(list(z.solver.assertions()), z.ctx)
+        if answer == z3.unsat or (answer == z3.sat and confirm(model)):
+            res.decided += 1
+            return True
+        return False
+
+
+def _record(wit: OOBWitness, obs: list[Obligation], model: Any, z: _Z3Phase, res: BoundsResult) -> None:
+    """A confirmed witness of a group's first access, and the others' at the same point."""
+    res.violations.append(wit)
+    for other in obs[1:]:
+        w2, why2 = _confirm(other, model, z.trails)
+        if w2 is not None:
+            res.violations.append(w2)
+        else:
+            res.unknown.append((other.site, f"not confirmed concretely: {why2}"))
 
 
 def _undefined_vars(ob: Obligation, known: set[int]) -> str:
@@ -269,13 +306,14 @@ def _undefined_vars(ob: Obligation, known: set[int]) -> str:
 
 
 def check_bounds(func_or_mod: Any, timeout_ms: int = DEFAULT_TIMEOUT_MS, budget_s: float | None = None,
-                 domain: Sequence[Any] = ()) -> BoundsResult:
+                 domain: Sequence[Any] = (), retry: bool = True) -> BoundsResult:
     """Check every PrimFunc of a block-free module (or one PrimFunc); ``budget_s`` bounds the
     Z3 time of the whole module (accesses past it are unknown). ``domain``: buffers of the
-    original function that bound the shape vars besides the parameters (``declared_buffers``)."""
+    original function that bound the shape vars besides the parameters (``declared_buffers``).
+    ``retry=False``: where Z3 gives up, unknown at once (no boundary points, no bit-blasting)."""
     from tvm import tirx
 
-    checker = BoundsChecker(timeout_ms, budget_s, domain)
+    checker = BoundsChecker(timeout_ms, budget_s, domain, retry)
     if isinstance(func_or_mod, tirx.PrimFunc):
         return checker.check_func(func_or_mod)
     total = BoundsResult()

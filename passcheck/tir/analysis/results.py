@@ -42,6 +42,8 @@ class BoundsResult:
     by_intervals: int = 0  # accesses proved by the interval pass alone
     queries: int = 0
     seconds: float = 0.0
+    retried: int = 0  # access groups Z3 gave up on, tried at boundary points and bit-blasted
+    decided: int = 0  # of those, the ones the retries decided (a confirmed witness, or proved safe)
 
     @property
     def safe(self) -> bool:
@@ -55,6 +57,8 @@ class BoundsResult:
         self.by_intervals += other.by_intervals
         self.queries += other.queries
         self.seconds += other.seconds
+        self.retried += other.retried
+        self.decided += other.decided
 
     def summary(self) -> str:
         head = "in bounds" if self.safe else f"{len(self.violations)} out-of-bounds, {len(self.unknown)} unknown"

@@ -277,3 +277,15 @@ keep_repro('test_meshgrid_xy_type', 'FoldConstant', 'signature_preserved',
         ),
         outputs=(5,),
     ))
+
+keep_repro('test_legalize_median_keepdims_all_axes', 'FuseOps', 'semantics_preserved',
+    GraphSpec(
+        inputs=(TensorDecl(name='p0', shape=(3, 4), dtype='float32', const=False),),
+        nodes=(
+            Node(
+                op='median', args=(0,), attrs=(('axis', None), ('keepdims', True)), shape=(1, 1),
+                dtype='float32',
+            ),
+        ),
+        outputs=(1,),
+    ))

@@ -311,3 +311,27 @@ keep_repro('test_convert_layout_conv2d_transpose_layout', 'AlterOpLayout', 'sema
         ),
         outputs=(4,), extra=(('desired_layouts', (('relax.nn.conv2d', ('NHWC', 'OHWI')),)),),
     ))
+
+keep_repro('test_convert_layout_conv2d_w_before_h', 'AlterOpLayout', 'semantics_preserved',
+    GraphSpec(
+        inputs=(
+            TensorDecl(name='p0', shape=(1, 1, 3, 1), dtype='float32', const=False),
+            TensorDecl(name='p1', shape=(1, 1, 1, 2), dtype='float32', const=False),
+            TensorDecl(name='p2', shape=(3,), dtype='float32', const=False, lo=0.5, hi=2.0),
+            TensorDecl(name='p3', shape=(3,), dtype='float32', const=False, lo=0.5, hi=2.0),
+            TensorDecl(name='p4', shape=(3,), dtype='float32', const=False, lo=0.5, hi=2.0),
+            TensorDecl(name='p5', shape=(3,), dtype='float32', const=False, lo=0.5, hi=2.0),
+        ),
+        nodes=(
+            Node(
+                op='conv2d', args=(0, 1),
+                attrs=(('dilation', (1, 1)), ('groups', 1), ('padding', (0, 0, 0, 1)), ('strides', (1, 1))),
+                shape=(1, 1, 3, 1), dtype='float32',
+            ),
+            Node(
+                op='batch_norm', args=(6, 2, 3, 4, 5), attrs=(('axis', -2), ('epsilon', 1e-05)),
+                shape=(1, 1, 3, 1), dtype='float32',
+            ),
+        ),
+        outputs=(7,), extra=(('desired_layouts', (('relax.nn.conv2d', ('NCHW', 'IOWH')),)),),
+    ))
