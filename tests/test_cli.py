@@ -76,8 +76,8 @@ def test_buggy_impl_exits_1_with_json_report(tmp_path: Path) -> None:
     props = report["properties"]
     assert set(props) >= {"pass_does_not_raise", "semantics_preserved", "no_constant_only_calls"}
     for name, counts in props.items():
-        assert set(counts) == {"held", "violated", "known", "discarded", "unknown", "violation_kinds", "drift",
-                               "drift_kinds"}
+        assert set(counts) == {"held", "violated", "known", "discarded", "unknown", "unknown_rate", "violation_kinds",
+                               "drift", "drift_kinds"}
         assert counts["held"] + counts["violated"] + counts["discarded"] == 15, (name, counts)
         assert sum(k["examples"] for k in counts["violation_kinds"]) == counts["violated"]
     assert props["pass_does_not_raise"]["violated"] >= 1
@@ -180,8 +180,8 @@ def test_user_property_file_runs_and_is_reported(tmp_path: Path) -> None:
     assert code == 0, out
     assert all(f["known_bug"] for f in report["findings"]), report["findings"]
     counts = report["properties"]["fold_never_adds_bindings"]
-    assert counts == {"held": 15, "violated": 0, "known": 0, "discarded": 0, "unknown": 0, "violation_kinds": [],
-                      "drift": 0, "drift_kinds": []}
+    assert counts == {"held": 15, "violated": 0, "known": 0, "discarded": 0, "unknown": 0, "unknown_rate": 0.0,
+                      "violation_kinds": [], "drift": 0, "drift_kinds": []}
     assert "fold_never_adds_bindings" in out
     assert "no_constant_only_calls" in report["properties"]  # the shipped ones still run
 

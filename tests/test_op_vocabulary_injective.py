@@ -78,7 +78,7 @@ def test_tuple_values_are_read_through_get_item(family: tuple[str, list[Outcome]
 
 
 def test_a_tuple_has_several_consumers_sometimes() -> None:
-    outcomes = campaign(family_bias(("split", "meshgrid")), 40)
+    outcomes = campaign(family_bias(("split", "meshgrid")), 80)  # (derandomized: its first draws take one part)
     counts = [sum(node.args == (len(o.spec.inputs) + k,) for node in o.spec.nodes if node.op == "tuple_get_item")
               for o in outcomes for k, n in enumerate(o.spec.nodes) if n.parts is not None]
     assert counts and max(counts) >= 2

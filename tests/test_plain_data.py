@@ -60,6 +60,7 @@ def test_values_of_every_json_shape_round_trip() -> None:
 @pytest.mark.parametrize(("name", "ir", "options", "kind"), [
     ("FuseOps", "relax", Options(), "GraphSpec"),
     ("AlterOpLayout", "relax", Options(), "GraphSpec"),
+    ("LambdaLift", "relax", Options(), "ProgramSpec"),
     ("FuseOps", "relax", Options(extra=((MUTATE, 2),)), "Mutant"),
     ("FoldConstant", "relax", Options(extra=((MUTATE, 1), (SEED_MODELS, ("zoo/cnn",)))), "Mutant"),
     ("sequence", "relax", Options(), "PassSequence"),

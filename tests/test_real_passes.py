@@ -44,7 +44,7 @@ def test_any_relax_pass_by_name_gets_generic_properties(tmp_path) -> None:  # no
     result = passcheck.check("CanonicalizeBindings", examples=15, seed=3, findings_dir=str(tmp_path),
                              ignore_known=True)
     assert set(result.stats) == {"pass_does_not_raise", "well_formed", "signature_preserved",
-                                 "semantics_preserved"}
+                                 "semantics_preserved", "purity_kept"}
     _assert_clean(result)
 
 

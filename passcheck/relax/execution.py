@@ -73,7 +73,10 @@ def compile_many(mods: list[Any]) -> list[Any] | None:
         return _compile_each(cache, mods)
     out: list[Any] = [None] * len(mods)
     keep = prefixes
-    linked = cache.link_all([lowered], target())[0]
+    try:
+        linked = cache.link_all([lowered], target())[0]
+    except Exception:  # noqa: BLE001 - some module's own failure (VM codegen of an op left unlowered): each alone
+        return _compile_each(cache, mods)
     if isinstance(linked, kernels.KernelFailed):
         # the modules that call a failing kernel fail; the others link without them
         keep = []
@@ -87,7 +90,10 @@ def compile_many(mods: list[Any]) -> list[Any] | None:
         return out
     if linked is None or isinstance(linked, Exception):
         return _compile_each(cache, mods)  # (not linkable as one: each alone, compiled whole)
-    vm = _vm(linked)
+    try:
+        vm = _vm(linked)
+    except Exception:  # noqa: BLE001 - e.g. a module calls a packed function nobody registered: its own failure
+        return _compile_each(cache, mods)
     for i, p in enumerate(prefixes):
         if out[i] is None:
             out[i] = (vm, p)
@@ -104,7 +110,7 @@ def _compile_each(cache: Any, mods: list[Any]) -> list[Any]:
                 lowered.append((i, relax_lower(mod)))
         except Exception as e:  # noqa: BLE001 - that module's own failure
             out[i] = e
-    for (i, low), ex in zip(lowered, cache.link_all([low for _, low in lowered], target())):
+    for (i, low), ex in zip(lowered, _link_each(cache, [low for _, low in lowered])):
         try:
             if isinstance(ex, Exception):
                 raise ex
@@ -112,6 +118,21 @@ def _compile_each(cache: Any, mods: list[Any]) -> list[Any]:
         except Exception as e:  # noqa: BLE001 - that module's own failure
             out[i] = e
     return out
+
+
+def _link_each(cache: Any, lowered: list[Any]) -> list[Any]:
+    """``cache.link_all`` of the modules (their missing kernels compiled together); where that
+    raises, each module linked alone, its failure its own."""
+    try:
+        return cache.link_all(lowered, target())
+    except Exception:  # noqa: BLE001 - found module by module below
+        out: list[Any] = []
+        for low in lowered:
+            try:
+                out.append(cache.link_all([low], target())[0])
+            except Exception as e:  # noqa: BLE001 - that module's own failure
+                out.append(e)
+        return out
 
 
 def _vm(ex: Any) -> Any:

@@ -233,13 +233,16 @@ def _chain(ctx: DrawContext, add: Add, leading: tuple[str, ...] = _LEADING,
 
 
 def _constant_op(ctx: DrawContext, add: Add) -> bool:
-    """An elementwise op of a value computed from constants only (FoldConstant folds it)."""
+    """An elementwise op of a value computed from constants only (FoldConstant folds it): unary,
+    or binary with a second operand drawn as ops draw it (a constant as often as the bias makes
+    inputs constant), so operand order is folded too."""
     ops = op_registry()
     x = ctx.pick(lambda v: v.const_only and v.static)
     if x is None:
         shape = tuple(ctx.small_dim(1, 8) for _ in range(ctx.draw(st.integers(0, 3))))
         x = ctx.info(ctx.fresh(shape, -1.0, 1.0, const=True))
-    names = [n for n in ("exp", "negative", "abs", "tanh", "floor", "sigmoid") if ops[n].accepts(x.dtype)]
+    names = [n for n in ("exp", "negative", "abs", "tanh", "floor", "sigmoid", "subtract", "add", "multiply")
+             if ops[n].accepts(x.dtype)]
     if not names:
         return False
     name = ctx.draw(st.sampled_from(names))

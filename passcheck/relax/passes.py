@@ -300,7 +300,7 @@ register_subject(RelaxPassSubject(
                                ("strided_slice", 6.0), ("sum", 10.0), ("mean", 10.0), ("max", 5.0)),
                    first_ranks=(4,), min_nodes=3, max_nodes=7, symbolic=0.0, square=0.5, float16=0.1,
                    # (float graphs only: ConvertLayout acts through conv2d, which integer graphs never reach)
-                   motifs=("conv2d",), motif=0.65, other_dtypes=0.0,
+                   motifs=("conv2d",), motif=0.65, max_motifs=1, other_dtypes=0.0,
                    fed_by=tuple((c, "conv2d") for c in _LAYOUT_SENSITIVE + _CONVERTED_PATTERNS), fed=0.8,
                    extra=(("desired_layouts", _layouts),)),
     make_pass=lambda extras: _t().ConvertLayout(_desired_layouts(extras)),
@@ -321,7 +321,7 @@ register_subject(RelaxPassSubject(
     bias=GraphBias(op_weights=(("batch_norm", 24.0), ("layer_norm", 16.0), ("group_norm", 16.0),
                                ("instance_norm", 16.0), ("rms_norm", 16.0), ("log_softmax", 16.0),
                                ("dropout", 6.0), ("conv2d", 6.0)),
-                   first_ranks=(2, 3, 4), min_nodes=2, max_nodes=6, symbolic=0.1, motifs=("batch_norm",), motif=0.7,
+                   first_ranks=(2, 3, 4), max_nodes=6, symbolic=0.1,
                    # the float dtypes norms take (an integer graph reaches a norm only after astype)
                    dtypes=("float32", "float16", "float64", "bfloat16")),
     make_pass=lambda extras: _t().DecomposeOpsForInference(),

@@ -34,7 +34,11 @@ def test_every_bundle_kind_is_checked_and_every_anomaly_is_a_known_bug(run: Path
     # The vthread entry's example completes into a real kernel since bind_rest was fixed (a
     # block bound only to vthread.x no longer stays on the host): it no longer builds what
     # crashed. builds_for_gpu flags what it built then (test_gpu_emulation.py: vthread_only).
-    assert "static checks flagged 6 of 6 GPU anomalies (100%); 1 more no longer build the kernel that ran" in out, out
+    # The schedule entry 1795794777390 was drawn before steps could name the blocks earlier steps
+    # made (issue 21): its example now reads as another schedule, so it too no longer rebuilds
+    # the kernel that ran; the anomaly itself is still recognised (the GPU's own result).
+    assert "static checks flagged 5 of 5 GPU anomalies (100%); 2 more no longer build the kernel that ran" in out, out
+    assert "1795794777390-schedule_cuda_sm_90: rebuilt here it gives another kernel" in out, out
     assert "1795794684166-bind_cuda_sm_90: rebuilt here it gives another kernel" in out, out
     for bug in ("test_a_block_left_on_the_host_segfaults_when_called", "test_the_gpu_faults_on_a_launch_axis_of_extent_zero",
                 "test_bind_accepts_nested_loops_bound_to_one_thread_axis",

@@ -102,9 +102,11 @@ def test_tolerance_bound_survives_a_cancelling_epilogue() -> None:
     assert compare(spec, wrong, ref, exact=False) is not None
 
 
-def test_default_kinds_are_the_ten_in_draw_order() -> None:
+def test_default_kinds_are_the_thirteen_in_draw_order() -> None:
+    # the last three branch: two paths joined, a reduction beside its input's other consumer, one
+    # producer read by several consumers (moves in a branching kernel)
     assert KINDS == kind_names() == ("elementwise", "broadcast", "transpose", "reshape", "pad", "reduce", "matmul",
-                                     "conv2d", "pool", "legalized")
+                                     "conv2d", "pool", "legalized", "branch2", "reduce_beside", "fanout")
 
 
 class Negate(TeKind):

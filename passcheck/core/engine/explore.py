@@ -254,8 +254,10 @@ def explore(plan: Plan, evaluate: Any, progress: Progress | None = None, stock: 
         calls = _draw_round(strategy, record.rounds[-1], pipe, round_no)
         drawn += calls
         round_no += 1
-        if calls < size and not pipe.done:
-            break  # Hypothesis stopped early: the strategy's space is exhausted
+        if calls == 0 and not pipe.done:
+            break  # the stream drew nothing: the strategy's space is exhausted
+        # (a round that drew fewer than asked -- Hypothesis gives up on a stream after enough
+        # draws it could not finish -- is topped up by the next round's seed)
     pipe.finish()
     return record
 

@@ -73,7 +73,7 @@ def render_table(result: Any, console: Any) -> None:
                           "them known TVM bugs (the JSON report lists them: only the first was shrunk)",
                           highlight=False)
     render_known(result, console)
-    console.print(escape(summary_line(result)), highlight=False)
+    console.print(escape(summary_line(result)), highlight=False, soft_wrap=True)  # one line, for grep and CI logs
 
 
 def render_known(result: Any, console: Any) -> None:
