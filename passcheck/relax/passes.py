@@ -318,10 +318,13 @@ register_subject(RelaxPassSubject(
     # yet weigh nothing until they are
     # (weights that keep their share of a vocabulary of over a hundred ops; log_softmax is a norm
     # pattern too)
-    bias=GraphBias(op_weights=(("batch_norm", 24.0), ("layer_norm", 16.0), ("group_norm", 16.0),
-                               ("instance_norm", 16.0), ("rms_norm", 16.0), ("log_softmax", 16.0),
+    # (one batch_norm motif in most graphs: the op the pass decomposes; the other norms weigh
+    # enough to appear beside it in every float dtype)
+    bias=GraphBias(op_weights=(("batch_norm", 24.0), ("layer_norm", 40.0), ("group_norm", 40.0),
+                               ("instance_norm", 40.0), ("rms_norm", 40.0), ("log_softmax", 16.0),
                                ("dropout", 6.0), ("conv2d", 6.0)),
-                   first_ranks=(2, 3, 4), max_nodes=6, symbolic=0.1,
+                   first_ranks=(2, 3, 4), min_nodes=2, max_nodes=6, symbolic=0.1, motifs=("batch_norm",), motif=0.9,
+                   max_motifs=1,
                    # the float dtypes norms take (an integer graph reaches a norm only after astype)
                    dtypes=("float32", "float16", "float64", "bfloat16")),
     make_pass=lambda extras: _t().DecomposeOpsForInference(),
