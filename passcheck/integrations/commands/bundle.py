@@ -41,13 +41,11 @@ def bundle_command(args: list[str]) -> int:
 
 def bundles_under(root: Path) -> list[Path]:
     """``root`` if it is a bundle (or one entry), else the bundles directly under it."""
-    from passcheck.gpu.bundle import is_entry
+    from passcheck.gpu.runner import bundle_dirs
 
     if not root.is_dir():
         raise UsageError(f"{root} is not a folder; give the folder that --bundle wrote")
-    if is_entry(root) or any(is_entry(p) for p in root.iterdir() if p.is_dir()):
-        return [root]
-    found = sorted(p for p in root.iterdir() if p.is_dir() and any(is_entry(q) for q in p.iterdir() if q.is_dir()))
+    found = bundle_dirs(root)
     if not found:
         raise UsageError(f"{root} holds no bundle entries (--bundle DIR writes them)")
     return found
