@@ -11,6 +11,7 @@ import passcheck.properties.tir_schedule as S
 from tvm_bug_repros import case_of, example_case, known_violation, rca
 
 from passcheck.tir.kernels import PrimFuncSpec
+from passcheck.tir.lowering import lower_to_loops
 from passcheck.tir.schedule import ScheduleExample, Step
 
 BCAST4 = PrimFuncSpec("broadcast", (4,), (("bdims", (False,)),), "int32", epilogue=True, seed=0)
@@ -54,6 +55,14 @@ def test_vectorize_shares_a_compacted_intermediate_between_lanes() -> None:
     case = case_of("vectorize", BCAST4, rca("post", 0, "bcast"), Step("vectorize", "post", (0,)), prefix=1)
     G.bounds_safe_z3(case)
     assert "computes different values" in known_violation(G.equivalent_by_execution, case)
+    # write_at's copy back placed under the loop that computes the cache: the same compaction
+    # (found by `schedule` at seed 0; lowered, the cache is a 1x1 buffer inside the vectorized loop).
+    spec = PrimFuncSpec("elementwise", (8, 1), (("depth", 1),), seed=16948)
+    case = case_of("vectorize", spec, Step("write_at", "ew0", (0,), (("buffer", 0), ("scope", "global"))),
+                   Step("vectorize", "ew0>0", (0,)), prefix=1)
+    assert "T.alloc_buffer((1, 1)" in lower_to_loops(case.after).script()
+    msg = known_violation(G.equivalent_by_execution, case, "test_vectorize_shares_a_compacted_intermediate_between_lanes")
+    assert "computes different values" in msg
 
 
 def test_reindex_write_after_reverse_compute_at_copies_back_too_late() -> None:
@@ -192,6 +201,14 @@ def test_rfactor_after_a_non_dividing_split_sums_uninitialised_partials() -> Non
     case = example_case("rfactor", ex)
     G.bounds_safe_z3(case)
     assert "computes different values" in known_violation(G.equivalent_by_execution, case)
+    # write_at's copy back placed under the loop that computes the cache: the same compaction
+    # (found by `schedule` at seed 0; lowered, the cache is a 1x1 buffer inside the vectorized loop).
+    spec = PrimFuncSpec("elementwise", (8, 1), (("depth", 1),), seed=16948)
+    case = case_of("vectorize", spec, Step("write_at", "ew0", (0,), (("buffer", 0), ("scope", "global"))),
+                   Step("vectorize", "ew0>0", (0,)), prefix=1)
+    assert "T.alloc_buffer((1, 1)" in lower_to_loops(case.after).script()
+    msg = known_violation(G.equivalent_by_execution, case, "test_vectorize_shares_a_compacted_intermediate_between_lanes")
+    assert "computes different values" in msg
     # The value read was never written: the static check sees the read itself.
     assert "reads memory no store wrote before" in known_violation(G.reads_initialised, case)
 
@@ -239,6 +256,14 @@ def test_decompose_padding_after_compute_at_reads_the_producer_too_early() -> No
     case = example_case("decompose_padding", ex)
     G.bounds_safe_z3(case)
     assert "computes different values" in known_violation(G.equivalent_by_execution, case)
+    # write_at's copy back placed under the loop that computes the cache: the same compaction
+    # (found by `schedule` at seed 0; lowered, the cache is a 1x1 buffer inside the vectorized loop).
+    spec = PrimFuncSpec("elementwise", (8, 1), (("depth", 1),), seed=16948)
+    case = case_of("vectorize", spec, Step("write_at", "ew0", (0,), (("buffer", 0), ("scope", "global"))),
+                   Step("vectorize", "ew0>0", (0,)), prefix=1)
+    assert "T.alloc_buffer((1, 1)" in lower_to_loops(case.after).script()
+    msg = known_violation(G.equivalent_by_execution, case, "test_vectorize_shares_a_compacted_intermediate_between_lanes")
+    assert "computes different values" in msg
     # The value read was never written: the static check sees the read itself.
     assert "reads memory no store wrote before" in known_violation(G.reads_initialised, case)
     ex = ScheduleExample(spec=PrimFuncSpec(kind="pad", shape=(1,), attrs=(("pads", ((0, 0),)),), index_dtype="int32",

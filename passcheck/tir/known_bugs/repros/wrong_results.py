@@ -128,6 +128,16 @@ keep_repro('test_vectorize_shares_a_compacted_intermediate_between_lanes', 'vect
         prefix=1,
     ), ir="tir")
 
+keep_repro('test_vectorize_shares_a_compacted_intermediate_between_lanes', 'vectorize', 'equivalent_by_execution',
+    ScheduleExample(
+        spec=PrimFuncSpec(kind='elementwise', shape=(8, 1), attrs=(('depth', 1),), seed=16948),
+        steps=(
+            Step(prim='write_at', block='ew0', loops=(0,), args=(('buffer', 0), ('scope', 'global'))),
+            Step(prim='vectorize', block='ew0>0', loops=(0,)),
+        ),
+        prefix=1,
+    ), ir="tir")
+
 keep_repro('test_reindex_write_after_reverse_compute_at_copies_back_too_late', 'reindex', 'equivalent_by_execution',
     ScheduleExample(
         spec=PrimFuncSpec(kind='broadcast', shape=(4,), attrs=(('bdims', (False,)),), epilogue=True),
