@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from passcheck.relax.forms import forms
 from passcheck.relax.spec import GraphSpec
 
 
@@ -23,6 +24,15 @@ def coverage(example: Any, case: Any | None) -> dict[str, tuple[str, ...]]:
 def _example_coverage(example: Any) -> dict[str, tuple[str, ...]]:
     if isinstance(example, GraphSpec):
         return _graph_coverage(example)
+    graph = getattr(example, "graph", None)
+    if isinstance(graph, GraphSpec) and hasattr(example, "all_regions"):  # a ProgramSpec
+        out = _graph_coverage(graph)
+        regions = {r.form for r in example.all_regions()}
+        regions |= {f"{r.form} with {k}" for r in example.all_regions() for k, v in r.options if v}
+        regions |= {f"{name}={value}" for name, value in example.options}
+        out["program forms"] = tuple(sorted(regions | ({"weights (num_input)"} if example.num_input is not None
+                                                        else set()))) or ("one function",)
+        return out
     base = getattr(example, "base", None)
     if base is not None and hasattr(example, "mutations"):  # a Mutant
         out = _example_coverage(base)
@@ -47,6 +57,7 @@ def _graph_coverage(spec: GraphSpec) -> dict[str, tuple[str, ...]]:
     out: dict[str, tuple[str, ...]] = {"ops": tuple(sorted(set(ops))), "op pairs": tuple(sorted(pairs)),
                                        "dtypes": tuple(sorted(dtypes)), "shapes": tuple(sorted(shapes)),
                                        "graph size": (f"{len(ops)} ops",)}
+    out.update(forms(spec))
     return out
 
 

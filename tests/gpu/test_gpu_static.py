@@ -194,3 +194,21 @@ def test_a_step_refused_after_its_first_calls_leaves_the_schedule_as_it_was() ->
     alone = subject.make_case(ScheduleExample(spec, (split,)), None, Options())
     assert tvm_ffi.structural_equal(case.after, alone.after)
     assert "thread_binding" not in case.after.script()
+
+
+def test_an_out_of_bounds_access_the_preparation_made_is_not_blamed_on_the_step_under_test() -> None:
+    """Found by `bind --target cuda:sm_90` (seed 0): the preparation reindexed a padded read (the
+    copy drops the if_then_else and loads x[..., -1], a kept bug of reindex), then bind was blamed
+    for it. As bounds_safe_z3 does, the GPU bounds leave it to the preparation's own subject;
+    the same access made by the step under test is still a violation (the planted overshooting
+    bind above)."""
+    spec = PrimFuncSpec("legalized", (1, 2, 16, 16), (("op", "avg_pool2d"), ("kernel", (1, 2)), ("stride", (2, 2)),
+                                                      ("padding", (0, 1))), "int64", symbolic=True, seed=1777)
+    steps = (Step("reindex", "pad_temp", (), (("kind", "read"), ("buffer", 0))),
+             Step("reorder", "pad_temp", (0, 2, 1)), Step("bind", "pad_temp<0", (1,), (("thread", "blockIdx.x"),)),
+             Step("bind_rest", "", (), (("threads", 2),)))
+    case = case_of("bind", ScheduleExample(spec, steps, 2))
+    assert G._gpu_bounds(case).violations  # the kernel does read x[..., -1] ...
+    assert case.bounds("before").violations  # ... and the preparation alone already does
+    with pytest.raises(Discard, match="preparatory steps already produce out-of-bounds"):
+        G.gpu_bounds_safe_z3(case)

@@ -136,6 +136,27 @@ def test_write_at_after_loop_partition_copies_back_what_is_not_written_yet() -> 
     assert "reads pre_global" in known_violation(G.reads_initialised, case)
 
 
+def test_cache_write_in_a_loop_partition_piece_copies_back_the_whole_partition() -> None:
+    """The write_at case above, through cache_write: the cache is allocated inside the piece, each
+    iteration writes one row of it and copies all eleven back, so every row but the last is
+    overwritten with what nobody wrote. Found by `bind --target cuda:sm_90` (seed 0) as a race:
+    bind_rest binds the piece's outer loop to threads, each of which copies the whole cache."""
+    from known_bug_check import assert_recognised
+
+    from passcheck.tir.schedule import ScheduleExample
+
+    spec = PrimFuncSpec("fanout", (11, 12), (), prologue=True, epilogue=True, seed=733, epilogue_op="clip")
+    part = Step("loop_partition", "shared", (5,), (("factors", (3, None, 4)), ("preserve_unit_iters", True)))
+    cache = Step("cache_write", "shared%0", (), (("buffer", 0), ("scope", "global")))
+    case = case_of("cache_write", spec, part, cache, prefix=1)
+    assert "computes different values" in known_violation(G.equivalent_by_execution, case)
+    on_gpu = ScheduleExample(spec, (part, cache, Step("bind", "use0", (1,), (("thread", "vthread.x"),)),
+                                    Step("bind_rest", "", (), (("threads", 7),))), 2)
+    msg = assert_recognised("bind@cuda:sm_90", "gpu_threads_ordered", on_gpu,
+                            "test_cache_write_in_a_loop_partition_piece_copies_back_the_whole_partition", ir="tir")
+    assert "reads shared_global" in msg
+
+
 def test_merge_of_a_loop_with_itself_duplicates_the_nest() -> None:
     """rfactor, the rf-block computed at the write-back's outer loop, then merge of three loops
     two of which are that one loop: the nest is emitted twice, verify_well_formed rejects the

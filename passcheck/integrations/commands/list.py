@@ -1,6 +1,7 @@
 """``passcheck list``: passes and primitives; ``--properties``, ``--ops`` (with the ops left out of
 the vocabulary, and why), ``--known``, ``--relations``, ``--steps``, ``--seed-models``, ``--signatures``
-(the schedule primitives' parameters and forms drawn), ``-v`` for all (but the seed models). An
+(the schedule primitives' parameters and forms drawn), ``--forms [PASS]`` (the forms a pass's
+examples exercise, and how often), ``-v`` for all (but the seed models). An
 unknown flag is refused in one line; ``--help`` says all this."""
 
 from __future__ import annotations
@@ -29,14 +30,32 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--signatures", action="store_true", help="per schedule primitive, the Schedule method parameters "
                                                              "and the forms of each drawn; the methods never drawn")
     p.add_argument("-v", "--verbose", action="store_true", help="all of the above but the seed models")
+    p.add_argument("--forms", action="store_true",
+                   help="the forms PASS's examples exercise (each op's attribute forms, the dtypes ops read, input "
+                        "values, structures; TIR: kernel kinds, primitives...) and how many examples drew each")
+    p.add_argument("subject", nargs="?", metavar="PASS", help="with --forms: the pass or primitive (default FuseOps)")
+    p.add_argument("--examples", type=int, default=200, help="with --forms: examples to draw (default 200)")
+    p.add_argument("--seed", type=int, default=0, help="with --forms: the seed to draw them at (default 0)")
+    p.add_argument("--report", metavar="PATH", help="with --forms: count a campaign's examples instead, from its "
+                                                    "JSON report (passcheck PASS --report json:PATH)")
     return p
 
 
 @command("list")
 def list_command(args: list[str]) -> int:
-    """passcheck list [--properties] [--ops] [--known] [--relations] [--steps] [--seed-models] [--signatures] [-v]:
+    """passcheck list [--properties] [--ops] [--known] [--relations] [--steps] [--seed-models] [--signatures] [-v]
+    | --forms [PASS] [--examples N] [--seed S] [--report PATH]:
     what passcheck knows by name."""
     ns = _parser().parse_args(args)
+    if not ns.forms and (ns.subject or ns.report):
+        raise UsageError("list: PASS and --report go with --forms (passcheck list --forms FuseOps)")
+    if ns.forms:
+        if ns.examples < 1:
+            raise UsageError("list --forms: --examples must be at least 1")
+        from passcheck.integrations.commands.forms import render_forms
+
+        render_forms(console(), ns.subject or "FuseOps", ns.examples, ns.seed, ns.report)
+        return EXIT_OK
     # the model lists read the flags as given
     args = [f for f, on in (("--relations", ns.relations), ("--steps", ns.steps), ("--seed-models", ns.seed_models),
                             ("-v", ns.verbose)) if on]

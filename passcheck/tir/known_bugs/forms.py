@@ -62,6 +62,15 @@ bug(FILE, "test_write_at_after_loop_partition_copies_back_what_is_not_written_ye
     "write_at in a piece of a loop_partition: the piece declares the whole partition's region, so the copy "
     "back under the loop copies elements later iterations have not written yet",
     ("write_at", SCHEDULE), READS, violated(GARBAGE, "loop_partition", "write_at"))
+# The same regions, through cache_write: its cache is allocated inside the piece, so each
+# iteration's copy back overwrites the rows earlier iterations finished with what this one did
+# not write. Launched on a GPU (bind_rest binds the piece's outer loop) the threads race on it.
+bug(FILE, "test_cache_write_in_a_loop_partition_piece_copies_back_the_whole_partition",
+    "cache_write of a block in a piece of a loop_partition: the piece declares the whole partition's region, so "
+    "each iteration copies the whole (freshly allocated) cache back, overwriting what earlier iterations wrote; "
+    "on a GPU the threads race on it",
+    ("cache_write", SCHEDULE, "gpu-target"), (*READS, "gpu_emulated_matches_cpu", "gpu_matches_cpu", "gpu_threads_ordered"),
+    violated(f"{GARBAGE}|GPU threads race", "loop_partition", "cache_write"))
 bug(FILE, "test_merge_of_a_loop_with_itself_duplicates_the_nest",
     "merge given a loop twice (a block computed at another's loop, merged with it): the nest is duplicated, "
     "verify_well_formed rejects the second definition of its loop vars",

@@ -1,0 +1,34 @@
+"""Kept repros of known TVM bugs (schedule forms, continued): each an example passcheck draws, the
+subject it runs and the property it fails, as plain data. The tests check these same examples.
+"""
+
+from passcheck.core.known import keep_repro
+from passcheck.tir.kernels.spec import PrimFuncSpec
+from passcheck.tir.schedule.step import Step
+from passcheck.tir.schedule.view import ScheduleExample
+
+keep_repro('test_cache_write_in_a_loop_partition_piece_copies_back_the_whole_partition', 'cache_write',
+           'equivalent_by_execution',
+    ScheduleExample(
+        spec=PrimFuncSpec(kind='fanout', shape=(11, 12), prologue=True, epilogue=True, seed=733, epilogue_op='clip'),
+        steps=(
+            Step(prim='loop_partition', block='shared', loops=(5,),
+                 args=(('factors', (3, None, 4)), ('preserve_unit_iters', True))),
+            Step(prim='cache_write', block='shared%0', args=(('buffer', 0), ('scope', 'global'))),
+        ),
+        prefix=1,
+    ), ir="tir")
+
+keep_repro('test_cache_write_in_a_loop_partition_piece_copies_back_the_whole_partition', 'bind@cuda:sm_90',
+           'gpu_threads_ordered',
+    ScheduleExample(
+        spec=PrimFuncSpec(kind='fanout', shape=(11, 12), prologue=True, epilogue=True, seed=733, epilogue_op='clip'),
+        steps=(
+            Step(prim='loop_partition', block='shared', loops=(5,),
+                 args=(('factors', (3, None, 4)), ('preserve_unit_iters', True))),
+            Step(prim='cache_write', block='shared%0', args=(('buffer', 0), ('scope', 'global'))),
+            Step(prim='bind', block='use0', loops=(1,), args=(('thread', 'vthread.x'),)),
+            Step(prim='bind_rest', args=(('threads', 7),)),
+        ),
+        prefix=2,
+    ), ir="tir")
