@@ -30,13 +30,16 @@ class RelaxCase(Case):
     entry = "main"  # the function run and compared (a given module may not have ``main``)
     tensor_inputs = False  # parameters passed to the VM as TVM tensor copies (drawn graphs draw it)
 
-    def __init__(self, subject: str, spec: GraphSpec) -> None:
-        super().__init__(subject, spec)
-        self.spec = spec
+    def __init__(self, subject: str, spec: GraphSpec | None, example: Any = None,
+                 extras: dict[str, Any] | None = None) -> None:
+        """``spec`` None: a case of a module not drawn (a given module, a seed model), whose
+        ``example`` is what it was made from and ``extras`` what the pass reads of it."""
+        super().__init__(subject, spec if example is None else example)
+        self.spec = spec  # type: ignore[assignment]
         self.built: Any = None
         self.stages: dict[str, Any] = {}
         self.transform: Any = None
-        self.extras: dict[str, Any] = spec.extras
+        self.extras: dict[str, Any] = dict(extras or {}) if spec is None else spec.extras
         self._runs: list[tuple[Any, list[np.ndarray]]] = []
         # modules whose outputs the subject's properties always need together: compiled as one
         self.co_run: dict[str, str] = {}

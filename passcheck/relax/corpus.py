@@ -26,7 +26,6 @@ from typing import Any
 
 import numpy as np
 
-from passcheck.core.case import Case
 from passcheck.core.corpus import CorpusModule, parse, parse_given, widen_floats
 from passcheck.core.errors import Discard, Unknown
 from passcheck.core.rounding import Approx
@@ -119,18 +118,10 @@ class CorpusRelaxCase(RelaxCase):
     ``entry`` the function run (``main`` if there is one)."""
 
     def __init__(self, subject: str, example: CorpusModule, extras: dict[str, Any]) -> None:
-        Case.__init__(self, subject, example)
-        self.spec = None  # type: ignore[assignment]
+        super().__init__(subject, None, example, extras)
+        self.extras = extras  # the subject's own dict: what the pass adds to it stays visible
         self.built = parse_given(example)
         self.entry = entry_function(self.built)
-        self.stages = {}
-        self.transform = None
-        self.extras = extras
-        self._runs = []
-        self.co_run = {}
-        self.pipeline_for = {}
-        self.conventions = {}
-        self.no_reference = ""
 
     def params(self) -> list[Any]:
         return self.memo("params", lambda: signature_inputs(self.built[self.entry], self.example.seed))

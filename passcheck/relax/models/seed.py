@@ -24,7 +24,6 @@ from typing import Any
 
 import numpy as np
 
-from passcheck.core.case import Case
 from passcheck.core.data import plain_data
 from passcheck.core.errors import GeneratorRejected, Unknown, error_line
 from passcheck.core.rounding import UNIT_ROUNDOFF, Approx
@@ -98,11 +97,7 @@ class SeedCase(RelaxCase):
     """A ``RelaxCase`` built from a seed model (``spec`` is None; ``example`` the ``SeedModel``)."""
 
     def __init__(self, subject: str, seed: SeedModel) -> None:
-        Case.__init__(self, subject, seed)
-        self.spec = None  # type: ignore[assignment]
-        self.stages, self.transform, self.extras = {}, None, dict(seed.extra)
-        self._runs, self.co_run, self.no_reference, self.pipeline_for = [], {}, "", {}
-        self.conventions: dict[str, str] = {}
+        super().__init__(subject, None, seed, dict(seed.extra))
         self.seed = seed
         self.data = load_seed(seed.source, seed.input_seed)
         self.imported = import_seed(seed.source, self.data)
