@@ -108,7 +108,7 @@ def measure(names: list[str], examples: int, sequences: int, seed: int) -> dict[
     from passcheck.tir.subjects import tir_subject
 
     table: dict[str, Counter[str]] = defaultdict(Counter)
-    for name in names:
+    for name in names if examples else ():  # --examples 0: the sequences only
         for ex in draw_examples(tir_subject(name).strategy(Options()), examples, seed):
             for _prim, role, outcome in in_child(ex, False):
                 table[name][f"{'own' if role == 'test' else 'prep'}:{outcome}"] += 1

@@ -146,3 +146,16 @@ def skip_empty_input(mod: Any) -> Any:
         return tirx.IfThenElse(n > tirx.IntImm(str(n.ty.dtype), 0), loop, None)
 
     return _first_symbolic_loop(mod, guarded)
+
+
+def narrow_int64_indices(mod: Any) -> Any:
+    """Every int64 load index computed in int32 and widened back (a pass that "saves registers"):
+    the same value while the index stays below 2^31, negative past it. Only kernels of int64
+    indices over shape vars large enough reach it (index narrowing near 2^31)."""
+
+    def load(n: Any) -> Any:
+        idx = [tirx.Cast("int64", tirx.Cast("int32", i)) if str(i.ty.dtype) == "int64"
+               and not isinstance(i, tirx.IntImm) else i for i in n.indices]
+        return tirx.BufferLoad(n.source, idx)
+
+    return tvm_ffi.structural_map(mod, [(tvm.ir.TensorLoad, load)])
