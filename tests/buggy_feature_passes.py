@@ -6,6 +6,9 @@ enough. tests/buggy_passes.py re-exports them (``--impl tests/buggy_passes.py:NA
 * ``decompose_group_norm_wrong_eps``  DecomposeOpsForInference that rewrites every group_norm's
   epsilon to 1.0: wrong numbers on the op a kept TVM bug (the one-pass variance of group_norm)
   touches too; under ``--impl`` it must be a new finding, not that bug.
+* ``fuse_transpose_matmul_square_weight``  FuseTransposeMatmul that first drops the transpose of
+  a weight whose last two extents are equal (it matched on shapes: the transpose "changes
+  nothing"): only coincident extents reach it.
 """
 
 from __future__ import annotations
@@ -56,3 +59,31 @@ class _GroupNormEps(relax.PyExprMutator):
 def decompose_group_norm_wrong_eps() -> tvm.transform.Pass:
     return _module_pass("DecomposeGroupNormWrongEps", _GroupNormEps,
                         lambda mod: relax.transform.DecomposeOpsForInference()(mod))
+
+
+# -- FuseTransposeMatmul: a square weight's transpose taken for a no-op -------------------------
+
+def _square(ty: Any) -> bool:
+    shape = getattr(ty, "shape", None)
+    dims = [] if shape is None or not hasattr(shape, "values") else list(shape.values)
+    return len(dims) >= 2 and all(isinstance(d, tvm.tirx.IntImm) for d in dims[-2:]) \
+        and int(dims[-1]) == int(dims[-2]) > 1
+
+
+@relax.expr_functor.mutator
+class _SquareTranspose(relax.PyExprMutator):
+    def visit_call_(self, call: Any) -> Any:
+        call = super().visit_call_(call)
+        if _op_name(call) != "relax.matmul":
+            return call
+        w = call.args[1]
+        producer = self.lookup_binding(w) if isinstance(w, relax.Var) else w
+        if isinstance(producer, relax.Call) and _op_name(producer) == "relax.permute_dims" \
+                and _square(producer.args[0].ty):
+            return R.matmul(call.args[0], producer.args[0], out_dtype=call.attrs.out_dtype)  # BUG
+        return call
+
+
+def fuse_transpose_matmul_square_weight() -> tvm.transform.Pass:
+    return _module_pass("FuseTransposeMatmulSquareWeight", _SquareTranspose,
+                        lambda mod: relax.transform.FuseTransposeMatmul()(mod))

@@ -350,3 +350,4 @@ def _feature_passes() -> Any:
 
 
 decompose_group_norm_wrong_eps = _feature_passes().decompose_group_norm_wrong_eps
+fuse_transpose_matmul_square_weight = _feature_passes().fuse_transpose_matmul_square_weight

@@ -259,35 +259,12 @@ def test_hypothesis_draws_empty_inputs_and_finds_the_early_exit() -> None:
 def test_index_narrowing_near_2_31_is_caught_within_200_default_examples() -> None:
     """A pass that computes int64 load indices in int32 is right until an index passes 2^31:
     only int64 kernels over large shape vars reach it. Drawn as a campaign draws (the pass's
-    default strategy), checked in a worker as a campaign checks, it is caught well within 200."""
+    default strategy), checked in a worker as a campaign checks, it is caught within 200."""
     from pathlib import Path
 
-    from hypothesis import given
-
-    from passcheck.core.engine.evaluate import Evaluator
-    from passcheck.core.engine.plan import plan
-    from passcheck.core.engine.results import RunConfig
-    from passcheck.core.outcome import Verdict
+    from planted_check import first_caught
 
     spec = f"{Path(__file__).resolve().with_name('tir_buggy_passes.py')}:narrow_int64_indices"
-    p = plan(RunConfig(subject=spec, ir="tir", properties=("bounds_safe_z3",), timeout=300))
-    drawn: list[Any] = []
-
-    @settings(max_examples=200, database=None, deadline=None, suppress_health_check=list(HealthCheck),
-              phases=["generate"])
-    @given(p.strategy())
-    def draw(example: Any) -> None:
-        drawn.append(example)
-
-    setattr(draw, "_hypothesis_internal_use_seed", 0)  # noqa: B010 - the run's seed
-    draw()
-    messages = []
-    with Evaluator(p) as evaluate:
-        for start in range(0, len(drawn), 16):
-            for res in evaluate.batch(drawn[start:start + 16]):
-                if res.outcomes["bounds_safe_z3"].verdict == Verdict.VIOLATION:
-                    messages.append(res.outcomes["bounds_safe_z3"].message)
-            if messages:
-                break
-    assert messages, "narrowed int64 indices not caught in 200 examples"
-    assert "evaluates to -2147483648" in messages[0] or "T.Cast(\"int32\"" in messages[0], messages[0]
+    caught = first_caught(spec, "bounds_safe_z3", ir="tir")
+    assert caught is not None, "narrowed int64 indices not caught in 200 examples"
+    assert "evaluates to -2147483648" in caught[1] or 'T.Cast("int32"' in caught[1], caught[1]

@@ -1,0 +1,22 @@
+"""Planted bugs that one drawn feature alone reaches (issue 22), each caught within 200 examples
+of the pass's default draws: coincident extents here (a square weight), index narrowing near
+2^31 in tests/tir/test_tir_buggy_passes.py, a hang in one input of ten in tests/test_hangs.py,
+group_norm's epsilon in tests/test_impl_known.py. The stock pass holds on the same draws."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from planted_check import first_caught
+
+BUGGY = Path(__file__).resolve().with_name("buggy_passes.py")
+
+
+def test_a_square_weights_transpose_taken_for_a_no_op_is_caught_within_200() -> None:
+    caught = first_caught("FuseTransposeMatmul", "semantics_preserved",
+                          impl=f"{BUGGY}:fuse_transpose_matmul_square_weight")
+    assert caught is not None, "the square-weight transpose bug escaped 200 examples"
+    index, message = caught
+    assert "wrong numbers" in message
+    # the same draws up to that one: the stock pass holds (the bug, not the example, is caught)
+    assert first_caught("FuseTransposeMatmul", "semantics_preserved", limit=index + 1) is None
