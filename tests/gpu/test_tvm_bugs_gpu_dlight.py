@@ -65,3 +65,29 @@ def test_the_cuda_pipeline_cannot_build_an_argmax_of_an_empty_tensor() -> None:
     msg = assert_recognised("FuseOps@cuda:sm_90", "relax_builds_for_gpu", ARGMAX,
                             "test_dlight_general_reduction_of_an_empty_tensor_fails_in_compute_at")
     assert "ScheduleError" in msg
+
+
+def test_dlight_fallback_inlines_an_epilogue_into_a_unit_reduction_twice() -> None:
+    """A reduction over an axis of extent 1 whose result an epilogue adds to another value
+    (``join = red + side``): DLight's Fallback normalizes the block (the unit reduction loop
+    goes, the init stays) and inlines the epilogue into it, into the init *and* the update, so
+    ``side`` is added twice. Found by `passcheck dlight --target cuda:sm_90` (seed 0: 8 of 500
+    examples), as wrong values of the kernel emulated as launched; over an axis of extent 3 the
+    same kernel is right."""
+    from tvm import s_tir
+    from tvm.s_tir.dlight.analysis import normalize_prim_func
+    from tvm.s_tir.dlight.base import try_inline
+
+    from passcheck.tir.gpu.dlight import DlightExample
+    from passcheck.tir.kernels import PrimFuncSpec, build_primfunc
+
+    spec = PrimFuncSpec("reduce_beside", (4, 1), (("op", "sum"),))
+    sch = s_tir.Schedule(build_primfunc(spec))
+    try_inline(sch, normalize_prim_func(sch))
+    script = sch.mod["main"].script()
+    side = "Y[v0] * T.float32(2.0) + T.float32(-0.5)"
+    assert f"join[v0] = T.Add(T.float32(0.0), {side})" in script  # the init: 0 + side ...
+    assert f"join[v0] = join[v0] + X[v0, 0] + ({side})" in script  # ... and the update adds side again
+    msg = assert_recognised("dlight@cuda:sm_90", "gpu_emulated_matches_cpu", DlightExample(spec),
+                            "test_dlight_fallback_inlines_an_epilogue_into_a_unit_reduction_twice", ir="tir")
+    assert "computes different values" in msg

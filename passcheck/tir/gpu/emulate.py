@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from passcheck.tir.analysis.concrete import key
-from passcheck.tir.gpu.emulate_expr import Exprs, Unsupported, np_dtype
+from passcheck.tir.gpu.emulate_expr import Exprs, Unsupported, lanes_of, np_dtype
 from passcheck.tir.gpu.emulate_memory import Memory, Problems, Storage
 from passcheck.tir.gpu.emulate_stmt import AXES, BufRef, Statements
 
@@ -128,7 +128,7 @@ class Machine:
         strides = [self.x.fn(d) for d in buf.strides] if len(buf.strides) else None
         eo = buf.elem_offset
         return BufRef(key(buf), str(buf.name), [self.x.fn(d) for d in buf.shape], strides,
-                      self.x.fn(eo) if eo is not None else None, np_dtype(elem))
+                      self.x.fn(eo) if eo is not None else None, np_dtype(elem), lanes_of(str(buf.dtype)))
 
     def storage_of(self, ref: BufRef) -> Storage:
         s = self.storage.get(ref.key)
@@ -157,7 +157,14 @@ class Machine:
         for i, st in zip(idx, strides):
             i64 = i.astype(np.int64)
             off = off + (i64[:, None] if two and i64.ndim == 1 else i64) * st
-        return off + (int(ref.elem_offset(one)[0]) if ref.elem_offset is not None else 0)
+        off = off + (int(ref.elem_offset(one)[0]) if ref.elem_offset is not None else 0)
+        if ref.vector == 1:
+            return off
+        # A buffer of vector elements is stored lane by lane: element i is values i*v .. i*v+v-1
+        # (a whole element accessed at once; a ramp over such elements is not emulated).
+        if off.ndim == 2:
+            raise Unsupported(f"{ref.name}: a vector access to a buffer of {ref.vector}-lane elements")
+        return off[:, None] * ref.vector + np.arange(ref.vector, dtype=np.int64)[None, :]
 
     def load(self, ref: BufRef, idx: list[np.ndarray], act: np.ndarray) -> np.ndarray:
         return self.mem.load(self.storage_of(ref), self.offsets(ref, idx, act), act)
@@ -179,7 +186,7 @@ class Machine:
         if k in self.storage:
             return  # a loop re-runs it: registers and shared memory keep what they held
         scope = str(buf.scope())
-        size = 1
+        size = lanes_of(str(buf.dtype))  # a buffer of vector elements holds each lane
         for f in shape:
             size *= int(f(act).max())
         kind = "shared" if scope.startswith("shared") else "local" if scope.startswith(("local", "warp")) else "global"

@@ -32,6 +32,8 @@ class BufRef:
     strides: list[Any] | None
     elem_offset: Any
     dtype: Any
+    # lanes of the buffer's own element (a local buffer of float32x2: each index holds 2 values)
+    vector: int = 1
 
 
 class Statements:

@@ -4,6 +4,7 @@ kept here fails).
 """
 
 from passcheck.core.known import keep_repro, keep_script
+from passcheck.tir.gpu.dlight import DlightExample
 from passcheck.tir.kernels.spec import PrimFuncSpec
 from passcheck.tir.schedule.step import Step
 from passcheck.tir.schedule.view import ScheduleExample
@@ -190,3 +191,7 @@ with tvm.target.Target({"kind": "cuda", "arch": "sm_90"}):
         sys.exit(1)
 print("DLight schedules the empty reduction: fixed")
 """)
+
+keep_repro('test_dlight_fallback_inlines_an_epilogue_into_a_unit_reduction_twice', 'dlight@cuda:sm_90',
+           'gpu_emulated_matches_cpu', DlightExample(PrimFuncSpec(kind='reduce_beside', shape=(4, 1), attrs=(('op', 'sum'),))),
+           ir="tir")
