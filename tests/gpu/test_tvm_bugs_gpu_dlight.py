@@ -91,3 +91,32 @@ def test_dlight_fallback_inlines_an_epilogue_into_a_unit_reduction_twice() -> No
     msg = assert_recognised("dlight@cuda:sm_90", "gpu_emulated_matches_cpu", DlightExample(spec),
                             "test_dlight_fallback_inlines_an_epilogue_into_a_unit_reduction_twice", ir="tir")
     assert "computes different values" in msg
+
+
+ZERO_INSIDE = GraphSpec(
+    inputs=(TensorDecl(name="p0", shape=(11, 0, 7, 2), dtype="float32", const=False, style="wide", seed=16933),
+            TensorDecl(name="p2", shape=(), dtype="float32", const=False, style="narrow", seed=722)),
+    nodes=(Node(op="add", args=(1, 0), attrs=(), shape=(11, 0, 7, 2), dtype="float32"),),
+    outputs=(2,), input_seed=65535, tensor_inputs=True)
+
+
+def test_fuse_of_loops_one_of_extent_zero_divides_by_zero() -> None:
+    """``sch.fuse`` of loops (4, 0): the fused loop's index is split back by the inner extents, 0,
+    and the simplifier's check fails; a leading 0, (0, 4), fuses. DLight's Fallback fuses every
+    spatial loop of an elementwise kernel, so the CUDA pipeline cannot build ``p2 + p0`` of an
+    input of shape (11, 0, 7, 2). Found by `passcheck FuseOps --target cuda:sm_90` (seed 0, 2 of
+    500 examples)."""
+    import tvm
+    from tvm import s_tir, te
+
+    def fuse(shape: tuple[int, ...]) -> None:
+        x = te.placeholder(shape, "float32", name="X")
+        sch = s_tir.Schedule(te.create_prim_func([x, te.compute(shape, lambda i, j: x[i, j] + 1.0, name="Y")]))
+        sch.fuse(*sch.get_loops(sch.get_sblock("Y")))
+
+    fuse((0, 4))
+    with pytest.raises(tvm.error.InternalError, match="Divide by zero"):
+        fuse((4, 0))
+    msg = assert_recognised("FuseOps@cuda:sm_90", "relax_builds_for_gpu", ZERO_INSIDE,
+                            "test_fuse_of_loops_one_of_extent_zero_divides_by_zero")
+    assert "Divide by zero" in msg

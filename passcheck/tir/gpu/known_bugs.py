@@ -183,6 +183,18 @@ register_known_bug(KnownBug(
     ir=ZERO_SIZE,
 ))
 register_known_bug(KnownBug(
+    name="test_fuse_of_loops_one_of_extent_zero_divides_by_zero",
+    repro=DLIGHT,
+    note="fuse of a loop nest whose inner loop has the constant extent 0 (a tensor with a dimension of size 0 "
+         "after the first) fails an internal check ('Divide by zero': the fused index is split by the inner "
+         "extents) instead of fusing or refusing; DLight's Fallback fuses every spatial loop, so TVM's CUDA "
+         "pipeline cannot build an elementwise op on such a tensor",
+    subjects=("relax-gpu-target", "gpu-target"),
+    properties=DLIGHT_PROPS,
+    message=r"pb->value != 0 .*Divide by zero",
+    ir=ZERO_SIZE,
+))
+register_known_bug(KnownBug(
     name="test_dlight_fallback_inlines_an_epilogue_into_a_unit_reduction_twice",
     repro=DLIGHT,
     note="DLight's Fallback rule on a reduction over an axis of extent 1 followed by an epilogue (red + side): "
