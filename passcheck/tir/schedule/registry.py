@@ -79,6 +79,10 @@ class Primitive:
     setup: Callable[[st.DrawFn, View, PrimFuncSpec], tuple[tuple[Step, ...], Step]] | None = None
     # The whole signature drawn: every parameter of every Schedule method the step calls.
     params: tuple[Param, ...] = ()
+    # What the step needs of the blocks so far (None: nothing particular). In a sequence, a
+    # primitive whose need the view does not meet is drawn one time in eight only: its refusal
+    # (TVM's own check) stays drawn, without taking a step of every other sequence.
+    wants: Callable[[View], bool] | None = None
 
 
 _REGISTRY: dict[str, Primitive] = {}

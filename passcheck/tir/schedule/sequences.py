@@ -47,6 +47,9 @@ def _steps(draw: st.DrawFn, view: View, names: tuple[str, ...], n: int,
         if not view.stages:
             break
         p = PRIMITIVES[draw(st.sampled_from(names))]
+        if p.wants is not None and not p.wants(view) and draw(st.integers(0, 7)) > 0:
+            met = [n for n in names if PRIMITIVES[n].wants is None or PRIMITIVES[n].wants(view)]
+            p = PRIMITIVES[draw(st.sampled_from(met))] if met else p
         step = p.draw(draw, view)
         step = _tame(step) if tame else step
         out.append(step)
