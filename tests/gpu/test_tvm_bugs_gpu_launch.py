@@ -194,6 +194,24 @@ def test_cross_thread_reduction_under_a_host_loop_shares_its_accumulator() -> No
     assert "in_thread_red[0] is read-modified-written at once by two threads" in msg
     with pytest.raises(Exception, match=r"computes different values(.|\n)*race(.|\n)*in_thread_red"):
         G.gpu_emulated_matches_cpu(case)
+    # The accumulator is named after the block: in_thread_pool of an average pooling, its spatial
+    # loops left on the host (found by `schedule --target cuda:sm_90`, seed 0, 9 examples).
+    built = build(resolve("schedule@cuda:sm_90", "tir").make_case(POOL, None, Options()).after, GpuTarget())
+    joined = built.joined.script()
+    assert joined.index("in_thread_pool = T.alloc_local((1,))") < joined.index("T.launch_thread")
+    msg = assert_recognised("schedule@cuda:sm_90", "gpu_no_lost_updates", POOL,
+                            "test_cross_thread_reduction_under_a_host_loop_shares_its_accumulator", ir="tir")
+    assert "in_thread_pool[0] is read-modified-written at once by two threads" in msg
+
+
+POOL = ScheduleExample(
+    PrimFuncSpec("pool", (1, 2, 17, 17), (("op", "avg"), ("kernel", (2, 2)), ("stride", (2, 2)), ("padding", (0, 0))),
+                 epilogue=True, seed=364, epilogue_op="bias"),
+    (Step("cache_shared", "avg", (1,), (("buffer", 0), ("threads", 64), ("cooperative", False))),
+     Step("cross_thread_reduction", "pool", (5,), (("threads", 256), ("rfactor", False))),
+     Step("cache_local", "avg", (0,), (("threads", 128),)),
+     Step("set_scope", "avg", (), (("buffer", 0), ("scope", "global"), ("by_name", True))),
+     Step("bind_rest", "", (), (("threads", 2),))))
 
 
 @pytest.mark.gpu

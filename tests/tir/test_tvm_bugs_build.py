@@ -7,6 +7,7 @@ Expected findings: see tvm_bug_repros.py for what these tests promise, TVM_BUGS.
 from __future__ import annotations
 
 import passcheck.properties.tir_generic as G
+from known_bug_check import assert_recognised
 from tvm_bug_repros import case_of, example_case, known_violation
 
 from passcheck.tir.kernels import PrimFuncSpec
@@ -21,6 +22,19 @@ def test_vectorize_of_a_symbolic_loop_does_not_build() -> None:
     G.well_formed_before_after(case)
     G.bounds_safe_z3(case)
     assert "Failed to vectorize loop with extent n" in known_violation(G.equivalent_by_execution, case)
+    # Built for a GPU, the same: found by `schedule --target cuda:sm_90` (seed 0), a vectorized
+    # loop of extent ((n + 7) // 8 * 8 + 63) // 64 after pad_einsum and a thread binding.
+    gpu = ScheduleExample(
+        PrimFuncSpec("pad", (6,), (("pads", ((0, 0),)),), "int32", symbolic=True, seed=226, epilogue_op="clip"),
+        (Step("decompose_reduction", "pad", (0,)),
+         Step("compute_at", "pad+init", (3,), (("target", "pad"), ("preserve_unit_loops", False), ("index", -1),
+                                               ("anywhere", True))),
+         Step("pad_einsum", "pad", (), (("padding", (8,)), ("by_name", True))),
+         Step("bind_threads", "pad", (0,), (("threads", 64), ("axis", "z"))),
+         Step("vectorize", "pad", (0,)), Step("bind_rest", "", (), (("threads", 64),))))
+    msg = assert_recognised("schedule@cuda:sm_90", "builds_for_gpu", gpu, "test_vectorize_of_a_symbolic_loop_does_not_build",
+                            ir="tir")
+    assert "Failed to vectorize loop with extent" in msg
 
 
 def test_transform_layout_with_padding_after_blockize_leaves_undefined_vars() -> None:

@@ -153,8 +153,9 @@ register_known_bug(KnownBug(
          "adds into its one element",
     subjects=("gpu-target",),
     properties=("gpu_no_lost_updates", "gpu_threads_ordered", "gpu_emulated_matches_cpu"),
-    # in_thread_red, or red_buf0 when the threads cover the reduction exactly (no in-thread loop)
-    message=r"(?:lose each other's updates|race).*\b(?:in_thread_red|red_buf)\w*\[",
+    # in_thread_<block> (in_thread_red, in_thread_pool), or red_buf0 when the threads cover the
+    # reduction exactly (no in-thread loop)
+    message=r"(?:lose each other's updates|race).*\b(?:in_thread_|red_buf)\w*\[",
 ))
 
 # --- DLight on empty tensors (tests/gpu/test_tvm_bugs_gpu_dlight.py) ------------------------------

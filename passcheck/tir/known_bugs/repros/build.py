@@ -221,3 +221,18 @@ keep_repro('test_parallel_of_a_loop_inside_a_parallel_loop_does_not_build', 'sch
         spec=PrimFuncSpec(kind='elementwise', shape=(4, 3), attrs=(('depth', 1),)),
         steps=(Step(prim='parallel', block='ew0', loops=(0,)), Step(prim='parallel', block='ew0', loops=(1,))),
     ), ir="tir")
+
+keep_repro('test_vectorize_of_a_symbolic_loop_does_not_build', 'schedule@cuda:sm_90', 'builds_for_gpu',
+    ScheduleExample(
+        spec=PrimFuncSpec(kind='pad', shape=(6,), attrs=(('pads', ((0, 0),)),), symbolic=True, seed=226,
+                          epilogue_op='clip'),
+        steps=(
+            Step(prim='decompose_reduction', block='pad', loops=(0,)),
+            Step(prim='compute_at', block='pad+init', loops=(3,),
+                 args=(('target', 'pad'), ('preserve_unit_loops', False), ('index', -1), ('anywhere', True))),
+            Step(prim='pad_einsum', block='pad', args=(('padding', (8,)), ('by_name', True))),
+            Step(prim='bind_threads', block='pad', loops=(0,), args=(('threads', 64), ('axis', 'z'))),
+            Step(prim='vectorize', block='pad', loops=(0,)),
+            Step(prim='bind_rest', args=(('threads', 64),)),
+        ),
+    ), ir="tir")

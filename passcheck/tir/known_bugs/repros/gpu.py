@@ -108,3 +108,18 @@ except tvm.error.InternalError as e:
     sys.exit(1)
 print("fixed: get_sblock('B_init') returned the block")
 """)
+
+keep_repro('test_cross_thread_reduction_under_a_host_loop_shares_its_accumulator', 'schedule@cuda:sm_90',
+           'gpu_no_lost_updates',
+    ScheduleExample(
+        spec=PrimFuncSpec(kind='pool', shape=(1, 2, 17, 17),
+                          attrs=(('op', 'avg'), ('kernel', (2, 2)), ('stride', (2, 2)), ('padding', (0, 0))),
+                          epilogue=True, seed=364, epilogue_op='bias'),
+        steps=(
+            Step(prim='cache_shared', block='avg', loops=(1,), args=(('buffer', 0), ('threads', 64), ('cooperative', False))),
+            Step(prim='cross_thread_reduction', block='pool', loops=(5,), args=(('threads', 256), ('rfactor', False))),
+            Step(prim='cache_local', block='avg', loops=(0,), args=(('threads', 128),)),
+            Step(prim='set_scope', block='avg', args=(('buffer', 0), ('scope', 'global'), ('by_name', True))),
+            Step(prim='bind_rest', args=(('threads', 2),)),
+        ),
+    ), ir="tir")
