@@ -91,6 +91,11 @@ def test_dlight_fallback_inlines_an_epilogue_into_a_unit_reduction_twice() -> No
     msg = assert_recognised("dlight@cuda:sm_90", "gpu_emulated_matches_cpu", DlightExample(spec),
                             "test_dlight_fallback_inlines_an_epilogue_into_a_unit_reduction_twice", ir="tir")
     assert "computes different values" in msg
+    # any epilogue: a 1x1 matmul followed by max(x, 0) - 0.25 (the second run of 500, 2 examples)
+    mm = PrimFuncSpec("matmul", (1, 1), (("n", 1),), symbolic=True, epilogue=True, seed=2, epilogue_op="relu_shift")
+    msg = assert_recognised("dlight@cuda:sm_90", "gpu_emulated_matches_cpu", DlightExample(mm, ("Matmul", "Fallback")),
+                            "test_dlight_fallback_inlines_an_epilogue_into_a_unit_reduction_twice", ir="tir")
+    assert "computes different values" in msg
 
 
 ZERO_INSIDE = GraphSpec(

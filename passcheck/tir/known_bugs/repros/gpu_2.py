@@ -195,3 +195,8 @@ print("DLight schedules the empty reduction: fixed")
 keep_repro('test_dlight_fallback_inlines_an_epilogue_into_a_unit_reduction_twice', 'dlight@cuda:sm_90',
            'gpu_emulated_matches_cpu', DlightExample(PrimFuncSpec(kind='reduce_beside', shape=(4, 1), attrs=(('op', 'sum'),))),
            ir="tir")
+keep_repro('test_dlight_fallback_inlines_an_epilogue_into_a_unit_reduction_twice', 'dlight@cuda:sm_90',
+           'gpu_emulated_matches_cpu',
+           DlightExample(PrimFuncSpec(kind='matmul', shape=(1, 1), attrs=(('n', 1),), symbolic=True, epilogue=True,
+                                      seed=2, epilogue_op='relu_shift'), rules=('Matmul', 'Fallback')),
+           ir="tir")
