@@ -348,3 +348,33 @@ def test_bind_under_a_local_cache_splits_the_cache_between_threads() -> None:
         G.gpu_emulated_matches_cpu(case)
     assert_recognised("bind@cuda:sm_90", "gpu_threads_ordered", _local_columns(),
                       "test_bind_under_a_local_cache_splits_the_cache_between_threads", ir="tir")
+
+
+def _bound_producer() -> object:
+    from passcheck.tir.kernels import PrimFuncSpec
+    from passcheck.tir.schedule import ScheduleExample, Step
+
+    return ScheduleExample(
+        PrimFuncSpec("elementwise", (1, 1), (("depth", 3),), prologue=True, seed=299, epilogue_op="clip"),
+        (Step("split", "pre", (7,), (("factors", (None, 3, 3)), ("preserve_unit_iters", True))),
+         Step("reverse_compute_at", "ew0", (6,), (("target", "pre"), ("preserve_unit_loops", False), ("index", -1))),
+         Step("bind", "pre", (3,), (("thread", "threadIdx.z"),)),
+         Step("bind_rest", "", (), (("threads", 8),))), 2)
+
+
+def test_bind_of_a_producer_loop_leaves_its_consumer_to_every_thread() -> None:
+    """``ew0`` computed at ``pre``'s loop i1_1, then ``pre``'s inner loop i1_2 bound to
+    threadIdx.z: ``ew0``'s loop beside it runs in all three z threads, each reading ``pre[0]``,
+    which thread z=0 wrote, with no barrier, and (StorageRewrite put ew0 in pre's buffer) writing
+    it back in place. Found by `bind --target cuda:sm_90` (seed 0, the second run of 500)."""
+    import passcheck.properties.tir_gpu as G
+
+    from passcheck.core.subject import Options, resolve
+
+    case = resolve("bind@cuda:sm_90", "tir").make_case(_bound_producer(), None, Options())
+    joined = G._built(case).joined.script()
+    assert 'threadIdx_z = T.launch_thread("threadIdx.z", 3)' in joined
+    assert "pre_1[i1_1 * 3 + ax0] = pre[i1_1 * 3 + ax0] + Y_1[i1_1 * 3 + ax0]" in joined  # every z thread
+    msg = assert_recognised("bind@cuda:sm_90", "gpu_threads_ordered", _bound_producer(),
+                            "test_bind_of_a_producer_loop_leaves_its_consumer_to_every_thread", ir="tir")
+    assert "reads pre[0]" in msg

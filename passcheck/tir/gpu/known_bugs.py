@@ -220,3 +220,18 @@ register_known_bug(KnownBug(
     # a local buffer allocated in a block, then (within a few lines) a loop bound to threadIdx
     ir=r'sblock_alloc_buffer\([^\n]*scope="local"\)(?:\n[^\n]*){0,6}?\n[^\n]*T\.thread_binding\([^\n]*"threadIdx',
 ))
+register_known_bug(KnownBug(
+    name="test_bind_of_a_producer_loop_leaves_its_consumer_to_every_thread",
+    repro="tests/gpu/test_tvm_bugs_gpu.py",
+    note="bind accepts binding a producer's inner loop to threadIdx where a consumer was computed at the loop "
+         "around it: the consumer's loop, a sibling of the bound one, runs in every thread of that axis and reads "
+         "what the other threads wrote, with no barrier (TVM inserts none for memory that is not shared); its "
+         "stores, in place in the producer's buffer after StorageRewrite, race too",
+    subjects=("gpu-target",),
+    properties=("gpu_threads_ordered", "gpu_emulated_matches_cpu", "gpu_matches_cpu"),
+    message=r"(?:race|computes different values).*\b(?:reverse_compute_at|compute_at)\(.*\bbind\(",
+    # a loop bound to threadIdx, then a serial loop beside it (the same indentation, the same
+    # parent); each line between is matched one way only
+    ir=r'(?m)^( *)for \w+ in T\.thread_binding\([^\n]*thread="threadIdx\.\w"\):\n(?:\1 [^\n]*\n)*?\1for \w+ in '
+       r'(?:range|T\.grid)\(',
+))

@@ -200,3 +200,17 @@ keep_repro('test_dlight_fallback_inlines_an_epilogue_into_a_unit_reduction_twice
            DlightExample(PrimFuncSpec(kind='matmul', shape=(1, 1), attrs=(('n', 1),), symbolic=True, epilogue=True,
                                       seed=2, epilogue_op='relu_shift'), rules=('Matmul', 'Fallback')),
            ir="tir")
+
+keep_repro('test_bind_of_a_producer_loop_leaves_its_consumer_to_every_thread', 'bind@cuda:sm_90', 'gpu_threads_ordered',
+    ScheduleExample(
+        spec=PrimFuncSpec(kind='elementwise', shape=(1, 1), attrs=(('depth', 3),), prologue=True, seed=299,
+                          epilogue_op='clip'),
+        steps=(
+            Step(prim='split', block='pre', loops=(7,), args=(('factors', (None, 3, 3)), ('preserve_unit_iters', True))),
+            Step(prim='reverse_compute_at', block='ew0', loops=(6,),
+                 args=(('target', 'pre'), ('preserve_unit_loops', False), ('index', -1))),
+            Step(prim='bind', block='pre', loops=(3,), args=(('thread', 'threadIdx.z'),)),
+            Step(prim='bind_rest', args=(('threads', 8),)),
+        ),
+        prefix=2,
+    ), ir="tir")
