@@ -81,12 +81,6 @@ def test_buggy_impl_exits_1_with_json_report(tmp_path: Path) -> None:
         assert counts["held"] + counts["violated"] + counts["discarded"] == 15, (name, counts)
         assert sum(k["examples"] for k in counts["violation_kinds"]) == counts["violated"]
     assert props["pass_does_not_raise"]["violated"] >= 1
-    # each kind no known bug explains carries its first example, to triage it by (plain data)
-    from passcheck.core.data import load_document
-
-    kinds = [k for k in props["pass_does_not_raise"]["violation_kinds"] if "broadcasting rank" in k["message"]]
-    assert kinds and all(k["known_bug"] is None for k in kinds)
-    assert all(type(load_document(k["example"])).__name__ in ("GraphSpec", "ProgramSpec") for k in kinds)
     assert "FINDING" in out and "pass_does_not_raise" in out
     proc = subprocess.run([sys.executable, raised[0]["repro"]], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 1, proc.stdout + proc.stderr

@@ -134,8 +134,6 @@ class Record:
                 known = self.known_bug(n, example, o, res)
                 if known is not None:
                     self.stats[n].count_known(o.message, known)
-                else:
-                    self.stats[n].count_new(o.message, example)
                 decided |= known is not None
                 new |= known is None
                 self._keep(n, example, o, res, where, known)

@@ -22,8 +22,6 @@ def merge_stats(into: PropertyStats, more: PropertyStats) -> None:
     for kind, n in more.kinds.items():
         into.kinds[kind] = into.kinds.get(kind, 0) + n
         into.first_message.setdefault(kind, more.first_message.get(kind, ""))
-    for kind, example in more.first_new.items():
-        into.first_new.setdefault(kind, example)
     for kind, bug in more.known.items():
         into.known.setdefault(kind, bug)
     for bug, n in more.known_hits.items():

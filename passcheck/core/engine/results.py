@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from passcheck.core.data import document, plain_data
+from passcheck.core.data import plain_data
 from passcheck.core.outcome import Verdict
 from passcheck.core.subject import Options
 
@@ -83,9 +83,6 @@ class PropertyStats:
     known_hits: dict[str, int] = field(default_factory=dict)
     drift_kinds: dict[str, int] = field(default_factory=dict)  # as ``kinds``, for drift
     first_drift: dict[str, str] = field(default_factory=dict)  # per drift kind, its first message
-    # per kind that no known bug explained, its first such example (plain data): only a property's
-    # first failure is shrunk and kept as a repro, so this is how another kind is triaged
-    first_new: dict[str, Any] = field(default_factory=dict)
 
     @property
     def known_violations(self) -> int:
@@ -96,10 +93,6 @@ class PropertyStats:
         """The violating example just counted with ``message`` is the known TVM bug ``bug``."""
         self.known_hits[bug] = self.known_hits.get(bug, 0) + 1
         self.known.setdefault(message_kind(message), bug)
-
-    def count_new(self, message: str, example: Any) -> None:
-        """The violating example just counted with ``message`` is no known TVM bug."""
-        self.first_new.setdefault(message_kind(message), example)
 
     def count(self, verdict: Verdict, message: str) -> None:
         if verdict == Verdict.HELD:
@@ -275,22 +268,10 @@ class RunResult:
                                "unknown_rate": round(s.unknown / self.examples, 4) if self.examples else None,
                                "drift_kinds": [{"message": s.first_drift[k], "examples": c}
                                                for k, c in sorted(s.drift_kinds.items(), key=lambda kc: -kc[1])],
-                               "violation_kinds": [_kind_entry(s, k, c)
+                               "violation_kinds": [{"message": k, "examples": c, "known_bug": s.known.get(k)}
                                                    for k, c in sorted(s.kinds.items(), key=lambda kc: -kc[1])]}
                            for n, s in self.stats.items()},
         }
-
-
-def _kind_entry(s: PropertyStats, kind: str, count: int) -> dict[str, Any]:
-    """A kind of violation in the JSON report; one no known bug explains carries its first example
-    as a plain-data document (``passcheck.core.data.load_document`` rebuilds it)."""
-    entry: dict[str, Any] = {"message": kind, "examples": count, "known_bug": s.known.get(kind)}
-    if entry["known_bug"] is None and kind in s.first_new:
-        try:
-            entry["example"] = document(s.first_new[kind])
-        except TypeError:  # an example that is not plain data (a user's): its message only
-            pass
-    return entry
 
 
 _NUMBER = re.compile(r"-?\b\d+(\.\d+)?(e[-+]?\d+)?\b")
