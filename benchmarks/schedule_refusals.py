@@ -30,22 +30,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 REFUSED = ("not_applicable", "schedule_error")
 
 
-def draw_examples(strategy: Any, n: int, seed: int) -> list[Any]:
-    from hypothesis import HealthCheck, given, settings
-
-    out: list[Any] = []
-
-    @settings(max_examples=n, deadline=None, database=None, suppress_health_check=list(HealthCheck),
-              phases=["generate"])
-    @given(strategy)
-    def body(example: Any) -> None:
-        out.append(example)
-
-    setattr(body, "_hypothesis_internal_use_seed", seed)  # noqa: B010 - Hypothesis reads it; the seed of the run
-    body()
-    return out
-
-
 def apply_example(example: Any, sequence: bool) -> list[tuple[str, str, str]]:
     """(primitive, role, outcome) of each step applied: role is "test", "prep" or "seq"."""
     import tvm
@@ -104,17 +88,18 @@ def in_child(example: Any, sequence: bool) -> list[tuple[str, str, str]]:
 
 
 def measure(names: list[str], examples: int, sequences: int, seed: int) -> dict[str, dict[str, int]]:
+    from passcheck.core.draws import examples_of
     from passcheck.core.subject import Options
     from passcheck.tir.subjects import tir_subject
 
     table: dict[str, Counter[str]] = defaultdict(Counter)
     for name in names if examples else ():  # --examples 0: the sequences only
-        for ex in draw_examples(tir_subject(name).strategy(Options()), examples, seed):
+        for ex in examples_of(tir_subject(name).strategy(Options()), examples, seed):
             for _prim, role, outcome in in_child(ex, False):
                 table[name][f"{'own' if role == 'test' else 'prep'}:{outcome}"] += 1
         print(f"{name}: {dict(table[name])}", file=sys.stderr, flush=True)
     if sequences:
-        for ex in draw_examples(tir_subject("schedule").strategy(Options()), sequences, seed):
+        for ex in examples_of(tir_subject("schedule").strategy(Options()), sequences, seed):
             for prim, _, outcome in in_child(ex, True):
                 table[prim][f"seq:{outcome}"] += 1
     return {k: dict(v) for k, v in table.items()}

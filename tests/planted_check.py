@@ -4,29 +4,12 @@ them (a batch at a time, a crash contained); it stops at the first finding of th
 
 from __future__ import annotations
 
-from typing import Any
-
-from hypothesis import HealthCheck, given, settings
-
+from passcheck.core.draws import examples_of
 from passcheck.core.engine.evaluate import Evaluator
 from passcheck.core.engine.plan import plan
 from passcheck.core.engine.results import RunConfig
 from passcheck.core.outcome import Verdict
 from passcheck.core.subject import Options
-
-
-def drawn(strategy: Any, n: int, seed: int = 0) -> list[Any]:
-    out: list[Any] = []
-
-    @settings(max_examples=n, database=None, deadline=None, suppress_health_check=list(HealthCheck),
-              phases=["generate"])
-    @given(strategy)
-    def draw(example: Any) -> None:
-        out.append(example)
-
-    setattr(draw, "_hypothesis_internal_use_seed", seed)  # noqa: B010 - the run's seed
-    draw()
-    return out
 
 
 def first_caught(subject: str, prop: str, impl: str | None = None, ir: str = "relax", limit: int = 200,
@@ -35,7 +18,7 @@ def first_caught(subject: str, prop: str, impl: str | None = None, ir: str = "re
     config = RunConfig(subject=subject, ir=ir, impl=impl, properties=(prop,), timeout=300,
                        options=Options(impl=impl))
     p = plan(config)
-    examples = drawn(p.strategy(), limit, seed)
+    examples = examples_of(p.strategy(), limit, seed)
     with Evaluator(p) as evaluate:
         for start in range(0, len(examples), 16):
             for i, res in enumerate(evaluate.batch(examples[start:start + 16])):

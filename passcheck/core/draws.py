@@ -55,3 +55,21 @@ def seed_only() -> Iterator[None]:
         if _depth == 0:
             _providers._get_local_constants = _saved
             _providers.CONSTANTS_CACHE.cache.clear()
+
+
+def examples_of(strategy: Any, n: int, seed: int = 0) -> list[Any]:
+    """``n`` examples of ``strategy`` at ``seed``, drawn only (Hypothesis's generate phase, no
+    database): what `passcheck list --forms`, the planted-bug tests and the benchmarks look at."""
+    from hypothesis import HealthCheck, given, settings
+
+    out: list[Any] = []
+
+    @settings(max_examples=n, database=None, deadline=None, suppress_health_check=list(HealthCheck),
+              phases=["generate"])
+    @given(strategy)
+    def draw(example: Any) -> None:
+        out.append(example)
+
+    setattr(draw, "_hypothesis_internal_use_seed", seed)  # noqa: B010 - Hypothesis reads it
+    draw()
+    return out

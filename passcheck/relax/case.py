@@ -39,7 +39,7 @@ class RelaxCase(Case):
         self.built: Any = None
         self.stages: dict[str, Any] = {}
         self.transform: Any = None
-        self.extras: dict[str, Any] = dict(extras or {}) if spec is None else spec.extras
+        self.extras: dict[str, Any] = (extras if extras is not None else {}) if spec is None else spec.extras
         self._runs: list[tuple[Any, list[np.ndarray]]] = []
         # modules whose outputs the subject's properties always need together: compiled as one
         self.co_run: dict[str, str] = {}

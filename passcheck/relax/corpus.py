@@ -118,8 +118,7 @@ class CorpusRelaxCase(RelaxCase):
     ``entry`` the function run (``main`` if there is one)."""
 
     def __init__(self, subject: str, example: CorpusModule, extras: dict[str, Any]) -> None:
-        super().__init__(subject, None, example, extras)
-        self.extras = extras  # the subject's own dict: what the pass adds to it stays visible
+        super().__init__(subject, None, example, extras)  # the subject's own extras dict, not a copy
         self.built = parse_given(example)
         self.entry = entry_function(self.built)
 

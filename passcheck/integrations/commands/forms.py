@@ -16,22 +16,12 @@ from passcheck.core.errors import UsageError
 
 def drawn_coverage(subject_name: str, examples: int, seed: int) -> tuple[int, dict[str, Counter[str]]]:
     """(examples drawn, coverage counts by category) of ``examples`` drawn for the subject."""
-    from hypothesis import HealthCheck, given, settings
-
+    from passcheck.core.draws import examples_of
     from passcheck.core.engine.plan import plan
     from passcheck.core.engine.results import RunConfig
 
     p = plan(RunConfig(subject=subject_name, examples=examples, seed=seed))
-    drawn: list[Any] = []
-
-    @settings(max_examples=examples, deadline=None, database=None, suppress_health_check=list(HealthCheck),
-              phases=["generate"])
-    @given(p.strategy())
-    def body(example: Any) -> None:
-        drawn.append(example)
-
-    setattr(body, "_hypothesis_internal_use_seed", seed)  # noqa: B010 - Hypothesis reads it
-    body()
+    drawn = examples_of(p.strategy(), examples, seed)
     counts: dict[str, Counter[str]] = {}
     for example in drawn:
         for category, items in p.subject.coverage(example, None).items():

@@ -7,26 +7,27 @@ from passcheck.tir.kernels.spec import PrimFuncSpec
 from passcheck.tir.schedule.step import Step
 from passcheck.tir.schedule.view import ScheduleExample
 
+# cache_write in a piece of a loop_partition: the CPU repro, and the same steps bound for a GPU
+_FANOUT = PrimFuncSpec(kind='fanout', shape=(11, 12), prologue=True, epilogue=True, seed=733, epilogue_op='clip')
+_PARTITIONED_CACHE = (
+    Step(prim='loop_partition', block='shared', loops=(5,), args=(('factors', (3, None, 4)), ('preserve_unit_iters', True))),
+    Step(prim='cache_write', block='shared%0', args=(('buffer', 0), ('scope', 'global'))),
+)
+
 keep_repro('test_cache_write_in_a_loop_partition_piece_copies_back_the_whole_partition', 'cache_write',
            'equivalent_by_execution',
     ScheduleExample(
-        spec=PrimFuncSpec(kind='fanout', shape=(11, 12), prologue=True, epilogue=True, seed=733, epilogue_op='clip'),
-        steps=(
-            Step(prim='loop_partition', block='shared', loops=(5,),
-                 args=(('factors', (3, None, 4)), ('preserve_unit_iters', True))),
-            Step(prim='cache_write', block='shared%0', args=(('buffer', 0), ('scope', 'global'))),
-        ),
+        spec=_FANOUT,
+        steps=_PARTITIONED_CACHE,
         prefix=1,
     ), ir="tir")
 
 keep_repro('test_cache_write_in_a_loop_partition_piece_copies_back_the_whole_partition', 'bind@cuda:sm_90',
            'gpu_threads_ordered',
     ScheduleExample(
-        spec=PrimFuncSpec(kind='fanout', shape=(11, 12), prologue=True, epilogue=True, seed=733, epilogue_op='clip'),
+        spec=_FANOUT,
         steps=(
-            Step(prim='loop_partition', block='shared', loops=(5,),
-                 args=(('factors', (3, None, 4)), ('preserve_unit_iters', True))),
-            Step(prim='cache_write', block='shared%0', args=(('buffer', 0), ('scope', 'global'))),
+            *_PARTITIONED_CACHE,
             Step(prim='bind', block='use0', loops=(1,), args=(('thread', 'vthread.x'),)),
             Step(prim='bind_rest', args=(('threads', 7),)),
         ),
