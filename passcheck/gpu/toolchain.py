@@ -7,8 +7,11 @@ for the arch, here, and what the bundle runner compiles it with on the GPU machi
 
 from __future__ import annotations
 
+import atexit
 import importlib.util
 import os
+import shutil
+import tempfile
 from functools import lru_cache
 from pathlib import Path
 
@@ -77,6 +80,42 @@ def compile_options() -> list[str]:
 # by the next (~0.5 s each), the code compiled unchanged.
 PRECOMPILED = ["--pre-include=cuda/std/cstdint", "--pre-include=cuda/std/limits", "-pch"]
 
+_PCH_DIRS: dict[int, Path] = {}
+
+
+def pch_root() -> Path:
+    """Where each process keeps its precompiled header (~200 MB), in a folder of its pid."""
+    return Path(tempfile.gettempdir()) / f"passcheck-nvrtc-pch-{os.getuid()}"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def pch_dir() -> Path:
+    """This process's PCH folder. NVRTC's own (/tmp/__nvrtc_auto_pch_PID_0) is removed only at a
+    normal exit, and workers are killed or leave with os._exit: 200 MB stayed behind per worker.
+    Ours is removed at exit, and folders of processes no longer alive are removed here. Keyed by
+    pid: a forked worker must not write into its parent's folder."""
+    pid = os.getpid()
+    if pid not in _PCH_DIRS:
+        root = pch_root()
+        root.mkdir(mode=0o700, exist_ok=True)
+        for d in root.iterdir():
+            if d.name.isdigit() and int(d.name) != pid and not _alive(int(d.name)):
+                shutil.rmtree(d, ignore_errors=True)
+        mine = root / str(pid)
+        mine.mkdir(exist_ok=True)
+        atexit.register(shutil.rmtree, mine, True)
+        _PCH_DIRS[pid] = mine
+    return _PCH_DIRS[pid]
+
 
 def nvrtc_compile(source: str, arch: str) -> bytes:
     """CUDA C -> cubin for ``arch`` with TVM's own NVRTC driver (its preamble and flags:
@@ -89,4 +128,5 @@ def nvrtc_compile(source: str, arch: str) -> bytes:
         # prefers CUDA_PATH's own folder when that has the headers, so this keeps a good one).
         os.environ["CUDA_PATH"] = str(Path(inc).parent)
     return bytes(nvcc.compile_cuda(source, target_format="cubin", arch=arch, compiler="nvrtc",
-                                   options=compile_options() + PRECOMPILED))
+                                   options=compile_options() + PRECOMPILED
+                                   + [f"--pch-dir={pch_dir()}"]))

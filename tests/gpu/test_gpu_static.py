@@ -55,6 +55,24 @@ def test_cross_compiles_for_sm90_and_nvrtc_accepts_it(tmp_path: Path) -> None:
     G.launch_within_device_limits(case)
 
 
+def test_a_worker_that_ends_without_cleanup_leaves_no_precompiled_header_behind(tmp_path: Path) -> None:
+    # Workers are killed or leave with os._exit; NVRTC's own PCH folder (200 MB) stayed in /tmp.
+    from passcheck.gpu.toolchain import pch_root
+
+    compile_and_exit = ("import os, tempfile\nfrom passcheck.gpu.toolchain import nvrtc_compile\n"
+                        "nvrtc_compile('extern \"C\" __global__ void k(float* a) { a[threadIdx.x] = 1.0f; }', 'sm_90')\n"
+                        "print(os.getpid())\nos._exit(0)\n")
+    env = {**os.environ, "TMPDIR": str(tmp_path)}
+    pid = subprocess.run([sys.executable, "-c", compile_and_exit], env=env, capture_output=True, text=True,
+                         check=True).stdout.strip()
+    root = tmp_path / pch_root().name
+    assert not list(tmp_path.glob("__nvrtc_auto_pch_*")), "NVRTC's own folder is not used"
+    assert list((root / pid).glob("*.pch")), "the header is in the worker's own folder"
+    subprocess.run([sys.executable, "-c", "from passcheck.gpu.toolchain import pch_dir; pch_dir()"], env=env,
+                   check=True)
+    assert not list(root.iterdir()), "the next process removed the dead worker's folder, and its own at exit"
+
+
 def test_z3_reads_thread_ranges_and_shared_buffers() -> None:
     step = Step("cache_shared", "matmul", (0,), (("buffer", 0), ("threads", 4), ("cooperative", True)))
     case = case_of("cache_shared", ScheduleExample(MATMUL, (step, REST)))
