@@ -22,13 +22,20 @@ RELOCATING_CONSUMER = {"reverse_compute_at"}
 RESTRICTING = {"decompose_padding", "rolling_buffer"}
 
 
+def _applied(case: Any) -> list[Any]:
+    """The steps that applied, each naming the block it acted on: a step given a reference
+    (``compute_at('conv<0')``: conv's producer) moved the block it resolved to (``pad``)."""
+    applied = getattr(case, "applied", None)
+    return list(applied) if applied else list(getattr(case.example, "steps", ()))
+
+
 def _domains(case: Any, which: str = "after") -> Any:
     from passcheck.tir.analysis import check_domains
     from passcheck.tir.kernels import shape_var_value
 
     if case.raised is not None or case.after is None:
         raise Discard("the transformation raised; nothing to check")
-    steps = getattr(case.example, "steps", ())
+    steps = _applied(case)
     if which == "before":
         steps = steps[: case.prefix]
     moved = {s.block for s in steps if s.prim in RELOCATING}
@@ -47,8 +54,7 @@ def _domains(case: Any, which: str = "after") -> Any:
 def _padded_blocks(case: Any) -> set[str]:
     """Blocks whose buffer got a layout with ``pad_value``: TVM writes the padding from the
     producer block itself, so it legitimately runs instances beyond its original domain."""
-    return {s.block for s in getattr(case.example, "steps", ())
-            if s.prim == "transform_layout" and s.arg.get("pad_value") is not None}
+    return {s.block for s in _applied(case) if s.prim == "transform_layout" and s.arg.get("pad_value") is not None}
 
 
 def _domain_issues(case: Any, which: str = "after") -> list[Any]:

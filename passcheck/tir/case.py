@@ -16,6 +16,8 @@ class TirCase(Case):
     ``after``     the module it produced (None if it raised)
     ``trace``     the schedule calls made, as Python lines (preparation first)
     ``prefix``    how many lines of ``trace`` were preparation
+    ``applied``   the steps that applied, in order, their block references resolved to names
+                  (preparation first: ``prefix`` of them)
     Flags the properties read: ``executable`` (the code runs on CPU), ``reassociates`` (a
     reduction's order may change: compare with a tolerance), ``unsafe`` (an ``unsafe_``
     primitive: only structural checks), ``primitive`` (the primitive under test, or None).
@@ -29,6 +31,7 @@ class TirCase(Case):
         self.original: Any = None
         self.trace: list[str] = []
         self.prefix = 0
+        self.applied: list[Any] = []
         self.executable = True
         self.reassociates = False
         self.unsafe = False

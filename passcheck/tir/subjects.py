@@ -82,7 +82,7 @@ def _prepare(case: TirCase, sch: Any, steps: tuple[Step, ...], report_errors: bo
 
     for i, step in enumerate(steps):
         try:
-            case.trace.append(apply_step(sch, step))
+            case.trace.append(apply_step(sch, step, case.applied))
         except (StepNotApplicable, _schedule_error()) as e:
             raise Discard(f"preparation step {i + 1} ({step.prim}) refused: {_first_line(e)}") from None
         except Exception as e:  # noqa: BLE001
@@ -157,9 +157,15 @@ def _apply_steps(case: TirCase, sch: Any, steps: tuple[Step, ...], impl: Any, sk
     applied = 0
     for step in steps:
         trial = sch.copy() if skip_refused else sch
+        done: list[Step] = []
         try:
-            line = impl(trial, step) if impl is not None else apply_step(trial, step)
+            if impl is not None:
+                done.append(_resolved(trial, step))
+                line = impl(trial, step)
+            else:
+                line = apply_step(trial, step, done)
             case.trace.append(line or f"<impl>({step.describe()})")
+            case.applied += done
             applied += 1
             sch = trial
         except (StepNotApplicable, _schedule_error()) as e:
@@ -174,6 +180,17 @@ def _apply_steps(case: TirCase, sch: Any, steps: tuple[Step, ...], impl: Any, sk
     if skip_refused and not applied:
         raise Discard("every step of the sequence was refused")
     case.after = sch.mod
+
+
+def _resolved(sch: Any, step: Step) -> Step:
+    """``step`` as the schedule resolves its references (as given where it cannot: the
+    implementation under test is handed the step itself)."""
+    from passcheck.tir.schedule.step import resolve_step
+
+    try:
+        return resolve_step(sch, step)
+    except StepNotApplicable:
+        return step
 
 
 def _set_flags(case: TirCase, spec: PrimFuncSpec, steps: tuple[Step, ...]) -> None:

@@ -156,3 +156,53 @@ def test_blockize_dropping_the_split_predicate_is_recognised_in_the_gpu_kernel()
                                      Step("bind_rest", "", (), (("threads", 4),))))
     assert_recognised(SUBJECT, "gpu_bounds_safe_z3", example, "test_blockize_drops_the_predicate_of_the_loop_it_wraps",
                       ir="tir")
+
+
+# --- CPU bugs of wrong values and builds, seen in the GPU kernels -----------------------------
+
+
+def test_a_non_injective_layout_is_recognised_in_the_emulated_gpu_kernel() -> None:
+    """tests/tir's test_transform_layout_accepts_a_non_injective_index_map (i -> i // 3 on an
+    intermediate): the kernel as launched, emulated, computes the same wrong values."""
+    example = ScheduleExample(
+        PrimFuncSpec("branch2", (3, 6, 8), (("left", 1), ("right", 2), ("join", "max")), "int64", epilogue=True,
+                     seed=352),
+        (Step("transform_layout", "join", (), (("kind", "write"), ("buffer", 0), ("map", ("collapse", 1, 3)),
+                                               ("pad_value", "callable"), ("intermediate", True))),
+         Step("bind_rest", "", (), (("threads", 2),))))
+    assert "computes different values" in assert_recognised(
+        SUBJECT, "gpu_emulated_matches_cpu", example, "test_transform_layout_accepts_a_non_injective_index_map",
+        ir="tir")
+
+
+def test_unroll_of_a_symbolic_loop_is_recognised_when_the_gpu_build_fails() -> None:
+    """tests/tir's test_unroll_of_a_symbolic_loop_does_not_build: the CUDA build fails alike."""
+    example = ScheduleExample(PrimFuncSpec("broadcast", (7,), (("bdims", (False,)),), symbolic=True),
+                              (Step("unroll", "bcast", (2,)),))
+    assert "Cannot unroll non-constant loop" in assert_recognised(
+        SUBJECT, "builds_for_gpu", example, "test_unroll_of_a_symbolic_loop_does_not_build", ir="tir")
+
+
+def test_a_shared_cache_of_a_symbolic_kernel_is_allocated_with_a_negative_size() -> None:
+    """cache_read of X (n x 6) into shared memory at the blockIdx loop of a split by 2: each block
+    needs 2 rows, 12 floats. Lowering allocates the compacted cache with size -6, and the CUDA
+    codegen then fails 'bad optional access' (a non-positive allocation has no constant size).
+    A static n, or a 1-D X, builds. Found by schedule --target cuda:sm_90 at 500 examples (seed 0)."""
+    import tvm
+    from tvm.tirx.build import split_host_device_mods
+
+    from passcheck.core.subject import Options, resolve
+
+    example = ScheduleExample(PrimFuncSpec("elementwise", (9, 6), (("depth", 1),), symbolic=True, seed=1),
+                              (Step("cache_shared", "ew0", (0,), (("buffer", 0), ("threads", 2),
+                                                                   ("cooperative", False))),
+                               Step("bind_rest", "", (), (("threads", 32),))))
+    assert "bad optional access" in assert_recognised(
+        SUBJECT, "builds_for_gpu", example, "test_a_shared_cache_of_a_symbolic_kernel_is_allocated_with_a_negative_size",
+        ir="tir")
+    after = resolve(SUBJECT, "tir").make_case(example, None, Options()).after
+    target = tvm.target.Target({"kind": "cuda", "arch": "sm_90"}, host="llvm")
+    pipeline, _, finalize_device = tvm.tirx.get_default_tir_pipeline(target)
+    _, device = split_host_device_mods(pipeline(tvm.tirx.transform.BindTarget(target)(after)))
+    kernels = "\n".join(finalize_device()(m).script() for m in device.values())
+    assert "T.alloc_shared((-6,))" in kernels

@@ -85,3 +85,18 @@ def test_transform_layout_with_pad_value_may_run_padding_instances() -> None:
     S.block_instances_within_domain(case)
     G.bounds_safe_z3(case)
     G.equivalent_by_execution(case)
+
+
+def test_a_producer_compute_at_finds_by_reference_may_recompute_like_one_it_names() -> None:
+    """compute_at('conv<0') moves conv's producer, pad, under conv's loop z: pad is recomputed for
+    each output channel and the rows conv never reads are not computed, as with compute_at('pad').
+    The relocated block was taken to be 'conv<0', so pad had to run each instance once (a false
+    alarm of schedule@cuda at 500 examples, 5 of them)."""
+    spec = PrimFuncSpec("conv2d", (1, 3, 8, 5), (("out_channels", 3), ("kernel", (2, 2)), ("stride", (3, 3)),
+                                                 ("dilation", (1, 2)), ("padding", (0, 2))), "int64",
+                        prologue=True, seed=388)
+    for block in ("pad", "conv<0"):
+        case = case_of("compute_at", spec, Step("compute_at", block, (3,), (("target", "conv"), ("index", -2))))
+        assert [s.block for s in case.applied] == ["pad"]
+        S.block_instances_exactly_once(case)
+        G.equivalent_by_execution(case)

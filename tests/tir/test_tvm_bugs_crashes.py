@@ -89,3 +89,26 @@ def test_cache_index_after_fusing_unit_loops_segfaults() -> None:
         Step("fuse", "reshape", (0,), (("count", 2), ("preserve_unit_iters", False))),
         Step("cache_index", "reshape", (), (("cse_thresh", 0),))), prefix=1)
     assert "SIGSEGV" in engine_recognises("cache_index", RAISES, ex, "test_cache_index_after_fusing_unit_loops_segfaults")
+
+
+def test_reindex_of_the_copy_block_a_reindex_made_segfaults() -> None:
+    """reindex of T_tile's read of x makes the copy block x_reindex_reindex, with no iterators,
+    under the root; reindex of that block's own read then kills the process. Found by schedule
+    --target cuda:sm_90 at 500 examples (seed 0); the CPU schedule crashes alike."""
+    r = _child("""
+        import tvm
+        from tvm import s_tir
+        from passcheck.tir.kernels import PrimFuncSpec, build_primfunc
+        spec = PrimFuncSpec("legalized", (1,), (("op", "tile"), ("repeats", (1,))), "int64")
+        sch = s_tir.Schedule(tvm.IRModule({"main": build_primfunc(spec)}))
+        sch.reindex(sch.get_sblock("T_tile"), ("read", 0))
+        assert not sch.get(sch.get_sblock("x_reindex_reindex")).iter_vars
+        print("scheduled", flush=True)
+        sch.reindex(sch.get_sblock("x_reindex_reindex"), ("read", 0))
+        print("survived", flush=True)
+    """)
+    assert "scheduled" in r.stdout and "survived" not in r.stdout and r.returncode != 0
+    ex = ScheduleExample(PrimFuncSpec("legalized", (1,), (("op", "tile"), ("repeats", (1,))), "int64"), (
+        Step("reindex", "T_tile", (), (("kind", "read"), ("buffer", 1), ("buffer_as", "index"))),
+        Step("reindex", "T_tile<1", (), (("kind", "read"), ("buffer", 1), ("buffer_as", "name")))))
+    assert "SIGSEGV" in engine_recognises("schedule", RAISES, ex, "test_reindex_of_the_copy_block_a_reindex_made_segfaults")

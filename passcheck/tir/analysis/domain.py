@@ -40,6 +40,12 @@ from passcheck.tir.analysis.results import DomainIssue, DomainResult
 from passcheck.tir.analysis.sites import Site, block_sites, is_piece, iter_doms, writes_param
 
 
+def _names(original: str, names: set[str]) -> bool:
+    """Does a step that named one of ``names`` act on the original block (or a piece of it:
+    a step after decompose_reduction or loop_partition names the piece)?"""
+    return any(n == original or is_piece(n, original) for n in names)
+
+
 class DomainChecker:
     def __init__(self, original: Any, after: Any, *, moved: set[str] = frozenset(),
                  consumers: set[str] = frozenset(), restricted: set[str] = frozenset(),
@@ -95,7 +101,8 @@ class DomainChecker:
         # it was moved under: harmless for a spatial block (it rewrites the same values),
         # double counting for a reduction.
         spatial = not any(int(iv.iter_type) == 2 for iv in o.block.iter_vars)
-        once = o.name not in self.moved | self.restricted and not (o.name in self.consumers and spatial)
+        moved, restricted, consumer = (_names(o.name, n) for n in (self.moved, self.restricted, self.consumers))
+        once = not (moved or restricted) and not (consumer and spatial)
         for p in pieces:
             self.ask.outside(o, p)
             self.ask.guards(o, p)
@@ -104,8 +111,7 @@ class DomainChecker:
         # exactly; Z3 is asked about "twice" only when the nests are too large for that.
         # A relocated producer computes only what its consumers read, so its coverage is
         # required only when it writes a function output.
-        need_cover = o.name not in self.restricted and (
-            once or o.name in self.consumers or writes_param(o, self.original))
+        need_cover = not restricted and (once or consumer or writes_param(o, self.original))
         counted = self.count(o, pieces, exact=once, cover=need_cover) if (once or need_cover) else True
         if once and not counted:
             for i, a in enumerate(pieces):

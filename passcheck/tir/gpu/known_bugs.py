@@ -235,3 +235,15 @@ register_known_bug(KnownBug(
     ir=r'(?m)^( *)for \w+ in T\.thread_binding\([^\n]*thread="threadIdx\.\w"\):\n(?:\1 [^\n]*\n)*?\1for \w+ in '
        r'(?:range|T\.grid)\(',
 ))
+register_known_bug(KnownBug(
+    name="test_a_shared_cache_of_a_symbolic_kernel_is_allocated_with_a_negative_size",
+    repro="tests/gpu/test_tvm_bugs_gpu_codegen.py",
+    note="cache_read into shared memory at the blockIdx loop of a kernel of symbolic extent n (rows of 6): "
+         "lowering allocates the compacted cache as T.alloc_shared((-6,)) instead of 2 rows of 6, and the "
+         "CUDA codegen fails 'bad optional access' instead of building it or naming the problem",
+    subjects=("gpu-target",),
+    properties=("builds_for_gpu",),
+    message=r"bad optional access",
+    # a shared buffer whose shape names a shape var (the cache of a symbolic buffer)
+    ir=r'sblock_alloc_buffer\(\([^)\n]*\b[a-z_]\w*\b[^)\n]*\)[^\n]*scope="shared"',
+))

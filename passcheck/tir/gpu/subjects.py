@@ -87,7 +87,7 @@ class GpuTirSubject(Subject):
             return case
         sch = s_tir.Schedule(case.after, seed=1, error_render_level="fast")
         try:
-            case.trace.append(apply_step(sch, rest))
+            case.trace.append(apply_step(sch, rest, case.applied))
         except Exception as e:  # noqa: BLE001
             from tvm.s_tir import ScheduleError
 

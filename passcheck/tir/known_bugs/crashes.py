@@ -2,7 +2,7 @@
 crash leaves no IR behind: the finding says the worker died, and the example's steps say what
 ran."""
 
-from passcheck.tir.known_bugs.patterns import CRASHED, SCHEDULE, bug, calls
+from passcheck.tir.known_bugs.patterns import CRASHED, SCHEDULE, bug, call, calls
 
 FILE = "test_tvm_bugs_crashes"
 RAISES = ("transformation_does_not_raise",)
@@ -24,3 +24,7 @@ bug(FILE, "test_merge_of_a_loop_with_itself_segfaults",
 bug(FILE, "test_cache_index_after_fusing_unit_loops_segfaults",
     "cache_index after fusing unit loops: SIGSEGV",
     ("cache_index", SCHEDULE), RAISES, CRASHED, ir=calls("fuse", "cache_index"))
+bug(FILE, "test_reindex_of_the_copy_block_a_reindex_made_segfaults",
+    "reindex of the copy block a first reindex made (a block with no iterators, directly under the root): "
+    "SIGSEGV",
+    ("reindex", SCHEDULE), RAISES, CRASHED, ir=calls("reindex", call("reindex", first=r"\w+[<>]\d+")))

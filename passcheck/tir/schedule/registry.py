@@ -103,13 +103,19 @@ def unregister_primitive(name: str) -> Primitive:
     return _REGISTRY.pop(name)
 
 
-def apply_step(sch: Any, step: Step) -> str:
+def apply_step(sch: Any, step: Step, applied: list[Step] | None = None) -> str:
     """Replay one step; returns the call made (a readable line). Raises ``StepNotApplicable``
-    or TVM's ``ScheduleError`` when the step does not apply."""
+    or TVM's ``ScheduleError`` when the step does not apply. Once it applied, the step with its
+    block references resolved to names is appended to ``applied``: what a property asks of "the
+    block compute_at moved" is about that block, not about the reference that found it."""
     prim = _REGISTRY.get(step.prim)
     if prim is None:
         raise StepNotApplicable(f"unknown primitive {step.prim!r}")
-    return prim.apply(sch, resolve_step(sch, step))
+    resolved = resolve_step(sch, step)
+    line = prim.apply(sch, resolved)
+    if applied is not None:
+        applied.append(resolved)
+    return line
 
 
 def apply_steps(sch: Any, steps: tuple[Step, ...] | list[Step]) -> list[str]:

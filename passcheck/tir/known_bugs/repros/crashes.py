@@ -65,3 +65,12 @@ keep_repro('test_cache_index_after_fusing_unit_loops_segfaults', 'cache_index', 
         ),
         prefix=1,
     ), ir="tir")
+
+keep_repro('test_reindex_of_the_copy_block_a_reindex_made_segfaults', 'schedule', 'transformation_does_not_raise',
+    ScheduleExample(
+        spec=PrimFuncSpec(kind='legalized', shape=(1,), attrs=(('op', 'tile'), ('repeats', (1,))), index_dtype='int64'),
+        steps=(
+            Step(prim='reindex', block='T_tile', args=(('kind', 'read'), ('buffer', 1), ('buffer_as', 'index'))),
+            Step(prim='reindex', block='T_tile<1', args=(('kind', 'read'), ('buffer', 1), ('buffer_as', 'name'))),
+        ),
+    ), ir="tir")

@@ -123,3 +123,34 @@ keep_repro('test_cross_thread_reduction_under_a_host_loop_shares_its_accumulator
             Step(prim='bind_rest', args=(('threads', 2),)),
         ),
     ), ir="tir")
+
+keep_repro('test_transform_layout_accepts_a_non_injective_index_map', 'schedule@cuda:sm_90', 'gpu_emulated_matches_cpu',
+    ScheduleExample(
+        spec=PrimFuncSpec(
+            kind='branch2', shape=(3, 6, 8), attrs=(('left', 1), ('right', 2), ('join', 'max')),
+            index_dtype='int64', epilogue=True, seed=352,
+        ),
+        steps=(
+            Step(prim='transform_layout', block='join', args=(('kind', 'write'), ('buffer', 0),
+                                                              ('map', ('collapse', 1, 3)), ('pad_value', 'callable'),
+                                                              ('intermediate', True))),
+            Step(prim='bind_rest', args=(('threads', 2),)),
+        ),
+    ), ir="tir")
+
+keep_repro('test_unroll_of_a_symbolic_loop_does_not_build', 'schedule@cuda:sm_90', 'builds_for_gpu',
+    ScheduleExample(
+        spec=PrimFuncSpec(kind='broadcast', shape=(7,), attrs=(('bdims', (False,)),), symbolic=True),
+        steps=(Step(prim='unroll', block='bcast', loops=(2,)),),
+    ), ir="tir")
+
+keep_repro('test_a_shared_cache_of_a_symbolic_kernel_is_allocated_with_a_negative_size', 'schedule@cuda:sm_90',
+    'builds_for_gpu',
+    ScheduleExample(
+        spec=PrimFuncSpec(kind='elementwise', shape=(9, 6), attrs=(('depth', 1),), symbolic=True, seed=1),
+        steps=(
+            Step(prim='cache_shared', block='ew0', loops=(0,), args=(('buffer', 0), ('threads', 2),
+                                                                      ('cooperative', False))),
+            Step(prim='bind_rest', args=(('threads', 32),)),
+        ),
+    ), ir="tir")
