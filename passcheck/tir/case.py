@@ -6,6 +6,16 @@ from typing import Any
 
 from passcheck.core import timing
 from passcheck.core.case import Case
+from passcheck.tir.schedule.step import BLOCK_ARGS, is_reference
+
+
+def _refs(step: Any) -> list[Any]:
+    """The block names and references of ``step`` (its block, and the arguments that name blocks)."""
+    out = [step.block]
+    for k, v in step.args:
+        if k in BLOCK_ARGS:
+            out += list(v) if isinstance(v, tuple) else [v]
+    return [r for r in out if isinstance(r, str)]
 
 
 class TirCase(Case):
@@ -95,6 +105,17 @@ class TirCase(Case):
         from passcheck.tir import execution as tir_exec
 
         return tir_exec.compare_fills(self.spec, got, exact=not self.reassociates)
+
+    def output_script(self) -> str:
+        """The output, and, where a step found its block by reference (``other='ew1<0'``), every
+        applied step with the names its references resolved to, as comments: a known bug's IR
+        pattern needs the blocks a step acted on (``core/known.py``). Written without the call's
+        parentheses, so that no pattern of a drawn call (``merge(``) reads them as one."""
+        text = super().output_script()
+        if not text or not any(is_reference(r) for s in getattr(self.example, "steps", ()) for r in _refs(s)):
+            return text
+        lines = "\n".join(f"# resolved: {s.describe().replace('(', ' ', 1).rstrip(')')}" for s in self.applied)
+        return f"{text}\n# The steps as applied, their block references resolved:\n{lines}\n"
 
     def trace_text(self) -> str:
         return "\n".join(line + ("  # preparation" if i < self.prefix else "") for i, line in enumerate(self.trace))

@@ -254,3 +254,27 @@ WRONG_ON_THE_GPU = {
 @pytest.mark.skipif(cuda_device() is None, reason="no CUDA device here: the GPU run is owed to a GPU machine")
 def test_the_first_gpu_runs_wrong_numbers_on_a_gpu(name: str) -> None:
     assert "computes different values" in on_the_gpu(*WRONG_ON_THE_GPU[name])
+
+
+# --- rfactor of a predicated reduction bound to threads ------------------------------------------
+
+RF = ScheduleExample(PrimFuncSpec("matmul", (12, 2), (("n", 16),), prologue=True, seed=14709),
+                     (Step("cross_thread_reduction", "matmul", (2,), (("threads", 4), ("rfactor", False))),
+                      Step("rfactor", "matmul", (2,), (("factor_axis", 0),)), Step("bind_rest", "", (), (("threads", 32),))))
+
+
+def test_rfactor_of_a_predicated_thread_bound_reduction_is_not_lowered_across_threads() -> None:
+    """k (extent 2) split by 4, k_1 bound to threadIdx.x, then rfactor of k_0: the rf block reduces
+    over the threads under a predicate (k_1 < 2), and nothing lowers that reduction across threads:
+    the kernel has both threads add into the one partial, after thread 0's init, no barrier. With
+    a dividing split (k = 8) LowerCrossThreadReduction does lower it (red_buf0). Found by
+    schedule --target cuda:sm_90 at 500 examples (seed 0, 4 examples; there StorageRewrite had
+    given the partial's memory to pre_global)."""
+    from passcheck.tir.gpu.build import build
+
+    built = build(resolve("schedule@cuda:sm_90", "tir").make_case(RF, None, Options()).after, GpuTarget())
+    assert "tvm_thread_allreduce" not in built.joined.script()
+    assert "matmul_rf_ptr[((i * 16) + j)] = (matmul_rf_ptr[((i * 16) + j)] + (pre_ptr[" in built.source
+    msg = assert_recognised("schedule@cuda:sm_90", "gpu_no_lost_updates", RF,
+                            "test_rfactor_of_a_predicated_thread_bound_reduction_is_not_lowered_across_threads", ir="tir")
+    assert "matmul.rf[i * 16 + j] is read-modified-written at once by two threads" in msg

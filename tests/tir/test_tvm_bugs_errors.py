@@ -8,6 +8,7 @@ Expected findings: see tvm_bug_repros.py for what these tests promise, TVM_BUGS.
 from __future__ import annotations
 
 import passcheck.properties.tir_generic as G
+import pytest
 from tvm_bug_repros import case_of, example_case, known_violation, rca, tensorize_steps
 
 from passcheck.tir.kernels import PrimFuncSpec
@@ -190,6 +191,28 @@ def test_reverse_compute_at_of_a_pooling_raises_a_pattern_match_value_error() ->
     assert "TensorRegion pattern match failed" in known_violation(G.transformation_does_not_raise, case)
 
 
+
+
+def test_compute_at_of_a_read_at_copy_raises_a_pattern_match_value_error() -> None:
+    """read_at copies X's row into a local cache at loop j; compute_at of that copy block under
+    matmul's reduction loop k raises ValueError 'TensorRegion pattern match failed' (static or
+    symbolic, int32 or int64) instead of applying or refusing. Found by schedule --target
+    cuda:sm_90 at 500 examples (seed 0); the CPU schedule raises alike."""
+    import tvm
+    from tvm import s_tir
+
+    from passcheck.tir.kernels import build_primfunc
+
+    spec = PrimFuncSpec("matmul", (13, 10), (("n", 4),))
+    sch = s_tir.Schedule(tvm.IRModule({"main": build_primfunc(spec)}))
+    block = sch.get_sblock("matmul")
+    copy = sch.read_at(sch.get_loops(block)[1], block, 0, "local")
+    with pytest.raises(ValueError, match="TensorRegion pattern match failed"):
+        sch.compute_at(copy, sch.get_loops(block)[2], preserve_unit_loops=True, index=-2)
+    case = case_of("compute_at", spec, Step("read_at", "matmul", (1,), (("buffer", 0), ("scope", "local"))),
+                   Step("compute_at", "matmul<0", (2,), (("target", "matmul"), ("preserve_unit_loops", True),
+                                                         ("index", -2))), prefix=1)
+    assert "TensorRegion pattern match failed" in known_violation(G.transformation_does_not_raise, case)
 
 # --- found by the 2,000-example `schedule` campaign (sequences), culprit step found by testing
 #     each prefix of the failing sequence -------------------------------------------------------

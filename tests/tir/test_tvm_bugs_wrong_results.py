@@ -129,6 +129,12 @@ def test_merge_ignores_producer_consumer_order() -> None:
     assert "computes different values" in known_violation(G.equivalent_by_execution, case)
     # The value read was never written: the static check sees the read itself.
     assert "reads memory no store wrote before" in known_violation(G.reads_initialised, case)
+    # The same merge with ew0 found by reference (ew1's producer), as sequences draw it: the case's
+    # output names the blocks the references resolved to (schedule --target cuda, seed 0).
+    case = case_of("merge", spec, Step("merge", "post", (0,), (("other", "ew1<0"),)))
+    assert "# resolved: merge 'post', loops=[0], other='ew0'" in case.output_script()
+    assert "computes different values" in known_violation(G.equivalent_by_execution, case,
+                                                          "test_merge_ignores_producer_consumer_order")
 
 
 def test_merge_of_nests_two_stages_apart_skips_the_stage_between() -> None:

@@ -247,3 +247,16 @@ register_known_bug(KnownBug(
     # a shared buffer whose shape names a shape var (the cache of a symbolic buffer)
     ir=r'sblock_alloc_buffer\(\([^)\n]*\b[a-z_]\w*\b[^)\n]*\)[^\n]*scope="shared"',
 ))
+register_known_bug(KnownBug(
+    name="test_rfactor_of_a_predicated_thread_bound_reduction_is_not_lowered_across_threads",
+    repro="tests/gpu/test_tvm_bugs_gpu_launch.py",
+    note="rfactor of the outer loop of a non-dividing split whose inner loop is bound to threadIdx: the rf "
+         "block's reduction across threads (predicated) is not lowered as a cross-thread reduction, so every "
+         "thread read-modify-writes the one partial at once, after thread 0's init with no barrier",
+    subjects=("gpu-target",),
+    properties=("gpu_no_lost_updates", "gpu_threads_ordered"),
+    # the partial's buffer is the rf block's, or one StorageRewrite gave its memory to (pre_global);
+    # the in_thread_/red_buf twin is the host-loop accumulator bug above
+    message=r"(?s)(?:lose each other's updates|race)(?:(?!in_thread_|red_buf).)*?schedule:.*sch\.bind\(\w+, "
+            r"'threadIdx\.\w'\).*\bsch\.rfactor\(",
+))

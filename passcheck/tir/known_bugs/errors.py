@@ -56,6 +56,10 @@ bug(FILE, "test_reverse_compute_at_of_a_pooling_raises_a_pattern_match_value_err
     "reverse_compute_at of a pooling under its producer's channel loop: ValueError 'TensorRegion pattern match "
     "failed'",
     ("reverse_compute_at", SCHEDULE), RAISES, raised("reverse_compute_at", "TensorRegion pattern match failed"))
+bug(FILE, "test_compute_at_of_a_read_at_copy_raises_a_pattern_match_value_error",
+    "compute_at of the copy block read_at made, under its consumer's reduction loop: ValueError 'TensorRegion "
+    "pattern match failed'",
+    ("compute_at", SCHEDULE), RAISES, raised("compute_at", "TensorRegion pattern match failed"))
 bug(FILE, "test_fuse_reduction_epilogue_after_transform_layout_fails_internally",
     "fuse_reduction_epilogue after transform_layout of the epilogue's read: InternalError, a 4-d buffer indexed "
     "with 5 indices",

@@ -279,3 +279,15 @@ keep_repro('test_fuse_of_a_reordered_symbolic_padding_fails_internally', 'fuse',
         ),
         prefix=1,
     ), ir="tir")
+
+keep_repro('test_compute_at_of_a_read_at_copy_raises_a_pattern_match_value_error', 'compute_at',
+    'transformation_does_not_raise',
+    ScheduleExample(
+        spec=PrimFuncSpec(kind='matmul', shape=(13, 10), attrs=(('n', 4),)),
+        steps=(
+            Step(prim='read_at', block='matmul', loops=(1,), args=(('buffer', 0), ('scope', 'local'))),
+            Step(prim='compute_at', block='matmul<0', loops=(2,), args=(('target', 'matmul'),
+                                                                     ('preserve_unit_loops', True), ('index', -2))),
+        ),
+        prefix=1,
+    ), ir="tir")

@@ -154,3 +154,14 @@ keep_repro('test_a_shared_cache_of_a_symbolic_kernel_is_allocated_with_a_negativ
             Step(prim='bind_rest', args=(('threads', 32),)),
         ),
     ), ir="tir")
+
+keep_repro('test_rfactor_of_a_predicated_thread_bound_reduction_is_not_lowered_across_threads', 'schedule@cuda:sm_90',
+    'gpu_no_lost_updates',
+    ScheduleExample(
+        spec=PrimFuncSpec(kind='matmul', shape=(12, 2), attrs=(('n', 16),), prologue=True, seed=14709),
+        steps=(
+            Step(prim='cross_thread_reduction', block='matmul', loops=(2,), args=(('threads', 4), ('rfactor', False))),
+            Step(prim='rfactor', block='matmul', loops=(2,), args=(('factor_axis', 0),)),
+            Step(prim='bind_rest', args=(('threads', 32),)),
+        ),
+    ), ir="tir")

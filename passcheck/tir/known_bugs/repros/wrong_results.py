@@ -257,6 +257,12 @@ keep_repro('test_merge_ignores_producer_consumer_order', 'merge', 'equivalent_by
         steps=(Step(prim='merge', block='post', loops=(0,), args=(('other', 'ew0'),)),),
     ), ir="tir")
 
+keep_repro('test_merge_ignores_producer_consumer_order', 'merge', 'equivalent_by_execution',
+    ScheduleExample(
+        spec=PrimFuncSpec(kind='elementwise', shape=(3, 3, 8), attrs=(('depth', 2),), epilogue=True),
+        steps=(Step(prim='merge', block='post', loops=(0,), args=(('other', 'ew1<0'),)),),
+    ), ir="tir")
+
 keep_repro('test_merge_of_nests_two_stages_apart_skips_the_stage_between', 'merge', 'equivalent_by_execution',
     ScheduleExample(
         spec=PrimFuncSpec(
