@@ -230,3 +230,22 @@ def test_an_out_of_bounds_access_the_preparation_made_is_not_blamed_on_the_step_
     assert case.bounds("before").violations  # ... and the preparation alone already does
     with pytest.raises(Discard, match="preparatory steps already produce out-of-bounds"):
         G.gpu_bounds_safe_z3(case)
+
+
+def test_steps_that_leave_an_ill_formed_module_are_well_formeds_finding_and_build_nothing() -> None:
+    """cache_inplace after decompose_reduction uses a block iterator outside its block (a kept TVM
+    bug); completing that module for the GPU (bind_rest) could not even open a schedule on it, and
+    the error escaped the worker ('worker internal error', schedule --target cuda at 500 examples)."""
+    from known_bug_check import assert_recognised
+
+    example = ScheduleExample(
+        PrimFuncSpec("matmul", (2, 2), (("n", 6),), "int32", prologue=True, seed=273, epilogue_op="bias"),
+        (Step("decompose_reduction", "matmul", (2,)),
+         Step("cache_inplace", "matmul", (), (("buffer", 1), ("scope", "local"), ("inplace", True))),
+         Step("bind_rest", "", (), (("threads", 32),))))
+    assert_recognised("schedule@cuda:sm_90", "well_formed_before_after", example,
+                      "test_cache_inplace_after_decompose_reduction_uses_block_iterators_outside_the_block", ir="tir")
+    case = case_of("schedule", example)
+    assert "not completed for the GPU" in case.trace_text()
+    with pytest.raises(Discard, match="not built for a GPU target"):
+        G.builds_for_gpu(case)

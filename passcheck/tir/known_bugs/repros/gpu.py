@@ -165,3 +165,15 @@ keep_repro('test_rfactor_of_a_predicated_thread_bound_reduction_is_not_lowered_a
             Step(prim='bind_rest', args=(('threads', 32),)),
         ),
     ), ir="tir")
+
+keep_repro('test_cache_inplace_after_decompose_reduction_uses_block_iterators_outside_the_block', 'schedule@cuda:sm_90',
+    'well_formed_before_after',
+    ScheduleExample(
+        spec=PrimFuncSpec(kind='matmul', shape=(2, 2), attrs=(('n', 6),), prologue=True, seed=273,
+                          epilogue_op='bias'),
+        steps=(
+            Step(prim='decompose_reduction', block='matmul', loops=(2,)),
+            Step(prim='cache_inplace', block='matmul', args=(('buffer', 1), ('scope', 'local'), ('inplace', True))),
+            Step(prim='bind_rest', args=(('threads', 32),)),
+        ),
+    ), ir="tir")
