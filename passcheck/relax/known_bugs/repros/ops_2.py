@@ -250,6 +250,26 @@ keep_repro('test_conv_transpose_nan_where_no_input_reaches', 'FoldConstant', 'se
         outputs=(2,), input_seed=44352, tensor_inputs=True,
     ))
 
+keep_repro('test_conv_transpose_nan_where_no_input_reaches', 'FoldConstant', 'semantics_preserved',
+    GraphSpec(
+        inputs=(
+            TensorDecl(name='p0', shape=(1, 1, 1), dtype='float32', const=False),
+            TensorDecl(name='c1', shape=(1, 1, 1), dtype='float32', const=True),
+            TensorDecl(name='c2', shape=(1, 1, 2), dtype='float32', const=True, style='special'),
+        ),
+        nodes=(
+            Node(
+                op='conv1d_transpose', args=(1, 2),
+                attrs=(
+                    ('dilation', (1,)), ('groups', 1), ('output_padding', (0,)), ('padding', (0, 0)),
+                    ('strides', (1,)),
+                ),
+                shape=(1, 1, 2), dtype='float32',
+            ),
+        ),
+        outputs=(3,),
+    ))
+
 keep_repro('test_bfloat16_ops_do_not_compile', 'pipeline', 'every_build_runs',
     PipelineBuilds(
         graph=GraphSpec(
