@@ -7,7 +7,8 @@ The error bounds follow the TOPI kernels LegalizeOps emits, all in the tensor's 
 * prod: a running product (k - 1 roundings).
 * variance, std: two passes, ``m = sum(x) / N``, ``sum((x - m)^2) / N`` (then ``sqrt``).
 * median: the lower median (for an even count, the smaller middle value, as torch), values and
-  indices as a tuple unless ``axis`` is None: its values are drawn.
+  indices as a tuple unless ``axis`` is None: its values are drawn. A group holding NaN has no
+  median (NaN, unchecked): a comparison sort puts NaN anywhere.
 * argmax, argmin: int64 indices of the first extreme, one axis or all (flattened).
 
 Reducing an empty set: sum is 0 and prod 1 (their identities); the others have no value there
@@ -175,6 +176,10 @@ def _median(a: Approx, axes: tuple[int, ...], keep: bool) -> Approx:
     if k == 0:
         return Approx(np.full(shape, np.nan), np.full(shape, np.inf))
     v = np.take(np.sort(x, axis=ax), (k - 1) // 2, axis=ax)
+    # A group holding NaN has no order: NumPy's sort puts NaN last (its lower median of [NaN, 1]
+    # is 1), TVM's comparison sort leaves it anywhere; NumPy's and torch's median give NaN, and
+    # a NaN reference is not checked (tolerance.compare).
+    v = np.where(np.any(np.isnan(x), axis=ax), np.nan, v)
     return Approx(np.asarray(v, np.float64).reshape(shape), np.max(e, axis=ax).reshape(shape))
 
 
