@@ -43,5 +43,17 @@ def test_passcheck_reports_it() -> None:
     assert recheck("SimplifyInference", "semantics_preserved", GRAPH) == 1
 
 
+# FoldConstant folds a scaled float16 attention of constants into a float32 constant: the
+# function's float16 result comes back float32 (FoldConstant, seed 104).
+FOLDED = GraphSpec(
+    inputs=(TensorDecl("p0", (1,), "float16", False), TensorDecl("c1", (1, 5, 1, 1), "float16", True),
+            TensorDecl("c2", (1, 5, 1, 1), "float16", True), TensorDecl("c3", (1, 5, 1, 5), "float16", True)),
+    nodes=(Node("attention", (1, 2, 3), (("causal_mask", None), ("scale", 0.125)), (1, 5, 1, 5), "float16"),),
+    outputs=(4,),
+)
+
+
 def test_float16_kernels_return_float32() -> None:
     assert_recognised("SimplifyInference", "semantics_preserved", GRAPH, "test_float16_kernels_return_float32")
+    msg = assert_recognised("FoldConstant", "signature_preserved", FOLDED, "test_float16_kernels_return_float32")
+    assert 'dtype="float16") became R.Tensor((1, 5, 1, 5), dtype="float32")' in msg

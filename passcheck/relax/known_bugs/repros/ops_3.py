@@ -289,3 +289,18 @@ keep_repro('test_legalize_median_keepdims_all_axes', 'FuseOps', 'semantics_prese
         ),
         outputs=(1,),
     ))
+
+keep_repro('test_float16_kernels_return_float32', 'FoldConstant', 'signature_preserved',
+    GraphSpec(
+        inputs=(
+            TensorDecl(name='p0', shape=(1,), dtype='float16', const=False),
+            TensorDecl(name='c1', shape=(1, 5, 1, 1), dtype='float16', const=True),
+            TensorDecl(name='c2', shape=(1, 5, 1, 1), dtype='float16', const=True),
+            TensorDecl(name='c3', shape=(1, 5, 1, 5), dtype='float16', const=True),
+        ),
+        nodes=(
+            Node(op='attention', args=(1, 2, 3), attrs=(('causal_mask', None), ('scale', 0.125)), shape=(1, 5, 1, 5),
+                 dtype='float16'),
+        ),
+        outputs=(4,),
+    ))
