@@ -144,6 +144,17 @@ register_known_bug(KnownBug(
     ir=r"R\.nn\.dropout\(",
 ))
 register_known_bug(KnownBug(
+    name="test_convert_layout_scatter_nd",
+    repro="tests/expected_findings/test_convert_layout_scatter_nd.py",
+    note="ConvertLayout converts scatter_nd's data and updates to the conv's layout although the indices "
+         "address data's leading axes: a layout that moves N from the front (CWNH, HWCN, ...) makes an "
+         "ill-typed scatter_nd and the pass raises 'ScatterND op requires the updates tensor to have the shape'",
+    subjects=("AlterOpLayout", "sequences"),
+    properties=("pass_does_not_raise",),
+    message=r"ScatterND op requires the updates tensor to have the shape",
+    ir=r"\bscatter_nd\b",
+))
+register_known_bug(KnownBug(
     name="test_convert_layout_squeeze_negative_axis",
     repro="tests/expected_findings/test_convert_layout_squeeze_negative_axis.py",
     note="ConvertLayout dies with std::bad_alloc on squeeze with a negative axis (valid Relax; axis=[1] "

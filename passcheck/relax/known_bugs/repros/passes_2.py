@@ -335,3 +335,22 @@ keep_repro('test_convert_layout_conv2d_w_before_h', 'AlterOpLayout', 'semantics_
         ),
         outputs=(7,), extra=(('desired_layouts', (('relax.nn.conv2d', ('NCHW', 'IOWH')),)),),
     ))
+
+keep_repro('test_convert_layout_scatter_nd', 'AlterOpLayout', 'pass_does_not_raise',
+    GraphSpec(
+        inputs=(
+            TensorDecl(name='p0', shape=(1, 8, 3, 8), dtype='float32', const=False),
+            TensorDecl(name='p1', shape=(8, 8, 3, 3), dtype='float32', const=False),
+            TensorDecl(name='p2', shape=(1, 1), dtype='int64', const=False, lo=0.0, hi=0.0),
+            TensorDecl(name='p3', shape=(1, 8, 3, 8), dtype='float32', const=False),
+        ),
+        nodes=(
+            Node(op='conv2d', args=(0, 1),
+                 attrs=(('dilation', (1, 1)), ('groups', 1), ('padding', (1, 1, 1, 1)), ('strides', (1, 1))),
+                 shape=(1, 8, 3, 8), dtype='float32'),
+            Node(op='scatter_nd', args=(4, 3, 2), attrs=(('m', 1), ('reduction', 'update')), shape=(1, 8, 3, 8),
+                 dtype='float32'),
+        ),
+        outputs=(5,),
+        extra=(('desired_layouts', (('relax.nn.conv2d', ('CWNH', 'OIHW')),)),),
+    ))
