@@ -66,6 +66,13 @@ def _run_sizes(spec: GraphSpec) -> str:
     return "; run at " + ", ".join(f"{k}={v}" for k, v in spec.sym_sizes) if spec.sym_sizes else ""
 
 
+def _pass_args(spec: GraphSpec) -> str:
+    """The arguments drawn for the pass (AlterOpLayout's desired layouts): what a known bug of a pass
+    that raised, leaving no output IR, is recognised by."""
+    return "; pass arguments " + ", ".join(f"{k}={dict(v) if k == 'desired_layouts' else v!r}" for k, v in spec.extra) \
+        if spec.extra else ""
+
+
 def _graph_simplifications(spec: GraphSpec) -> Iterable[GraphSpec]:
     from passcheck.relax.shrink import simplifications
 
@@ -74,7 +81,7 @@ def _graph_simplifications(spec: GraphSpec) -> Iterable[GraphSpec]:
 
 register_example_kind(GraphSpec, ExampleKind(
     new_case=_graph_case,
-    describe=lambda spec: f"{len(spec.nodes)} ops: {', '.join(spec.ops())}" + _run_sizes(spec),
+    describe=lambda spec: f"{len(spec.nodes)} ops: {', '.join(spec.ops())}" + _run_sizes(spec) + _pass_args(spec),
     save_inputs=_save_graph_inputs,
     simplifications=_graph_simplifications,
 ))

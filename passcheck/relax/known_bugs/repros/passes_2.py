@@ -354,3 +354,40 @@ keep_repro('test_convert_layout_scatter_nd', 'AlterOpLayout', 'pass_does_not_rai
         outputs=(5,),
         extra=(('desired_layouts', (('relax.nn.conv2d', ('CWNH', 'OIHW')),)),),
     ))
+
+keep_repro('test_convert_layout_packed_layout_consumers', 'AlterOpLayout', 'pass_does_not_raise',
+    GraphSpec(
+        inputs=(
+            TensorDecl(name='p0', shape=(1, 4, 2, 2), dtype='float32', const=False),
+            TensorDecl(name='p1', shape=(4, 4, 1, 1), dtype='float32', const=False),
+            TensorDecl(name='p2', shape=(1, 1, 1, 1), dtype='float32', const=False),
+        ),
+        nodes=(
+            Node(op='conv2d', args=(0, 1),
+                 attrs=(('dilation', (1, 1)), ('groups', 1), ('padding', (0, 0, 0, 0)), ('strides', (1, 1))),
+                 shape=(1, 4, 2, 2), dtype='float32'),
+            Node(op='add', args=(3, 2), attrs=(), shape=(1, 4, 2, 2), dtype='float32'),
+        ),
+        outputs=(4,),
+        extra=(('desired_layouts', (('relax.nn.conv2d', ('NCHW4c', 'OHWI')),)),),
+    ))
+
+keep_repro('test_convert_layout_packed_layout_consumers', 'AlterOpLayout', 'pass_does_not_raise',
+    GraphSpec(
+        inputs=(
+            TensorDecl(name='p0', shape=(1, 4, 2, 2), dtype='float32', const=False),
+            TensorDecl(name='p1', shape=(1, 4, 1, 1), dtype='float32', const=False),
+            TensorDecl(name='p2', shape=(1, 1, 1, 1), dtype='float32', const=False),
+        ),
+        nodes=(
+            Node(op='conv2d', args=(0, 1),
+                 attrs=(('dilation', (1, 1)), ('groups', 1), ('padding', (0, 0, 0, 0)), ('strides', (1, 1))),
+                 shape=(1, 1, 2, 2), dtype='float32'),
+            Node(op='conv2d_transpose', args=(3, 2),
+                 attrs=(('dilation', (1, 1)), ('groups', 1), ('output_padding', (0, 0)), ('padding', (0, 0, 0, 0)),
+                        ('strides', (1, 1))),
+                 shape=(1, 1, 2, 2), dtype='float32'),
+        ),
+        outputs=(4,),
+        extra=(('desired_layouts', (('relax.nn.conv2d', ('NCHW4c', 'OHWI')),)),),
+    ))
