@@ -137,3 +137,26 @@ def test_more_consumers_refusing_the_swapped_shape_are_the_same_bug(consumer: st
     assert recheck("AlterOpLayout", "semantics_preserved", _consumer_after("IOWH", consumer)) == 1
     assert_recognised("AlterOpLayout", "semantics_preserved", _consumer_after("IOWH", consumer),
                       "test_convert_layout_conv2d_w_before_h")
+
+
+def _reshape_after(data_layout: str) -> GraphSpec:
+    """Two convs converted to NCWH, then a reshape of the second's output: its padding (0, 2, 0, 1)
+    lands on the wrong axes, the output has 30 elements instead of 27 and the reshape refuses it at
+    run time (a 500-example AlterOpLayout run at seed 6, 6 examples)."""
+    return GraphSpec(
+        inputs=(TensorDecl("p0", (2, 8, 7, 4), "float32", False), TensorDecl("p1", (4, 8, 1, 1), "float32", False),
+                TensorDecl("p2", (3, 4, 3, 2), "float32", False)),
+        nodes=(Node("conv2d", (0, 1), (("dilation", (1, 1)), ("groups", 1), ("padding", (0, 0, 0, 0)),
+                                       ("strides", (1, 1))), (2, 4, 7, 4), "float32"),
+               Node("conv2d", (3, 2), (("dilation", (1, 1)), ("groups", 1), ("padding", (0, 2, 0, 1)),
+                                       ("strides", (2, 2))), (2, 3, 3, 3), "float32"),
+               Node("reshape", (4,), (("shape", (3, 2, 9, 1)),), (3, 2, 9, 1), "float32")),
+        outputs=(5,),
+        extra=(("desired_layouts", (("relax.nn.conv2d", (data_layout, "OHWI")),)),),
+    )
+
+
+def test_a_reshape_refusing_the_wrong_sized_output_is_the_same_bug() -> None:
+    assert recheck("AlterOpLayout", "semantics_preserved", _reshape_after("NCHW")) == 0
+    assert "Reshape expects the new shape" in assert_recognised(
+        "AlterOpLayout", "semantics_preserved", _reshape_after("NCWH"), "test_convert_layout_conv2d_w_before_h")

@@ -329,3 +329,23 @@ keep_repro('test_fold_constant_checkpoint', 'FoldConstant', 'pass_does_not_raise
         ),
         outputs=(2,),
     ))
+
+keep_repro('test_convert_layout_conv2d_w_before_h', 'AlterOpLayout', 'semantics_preserved',
+    GraphSpec(
+        inputs=(
+            TensorDecl(name='p0', shape=(2, 8, 7, 4), dtype='float32', const=False),
+            TensorDecl(name='p1', shape=(4, 8, 1, 1), dtype='float32', const=False),
+            TensorDecl(name='p2', shape=(3, 4, 3, 2), dtype='float32', const=False),
+        ),
+        nodes=(
+            Node(op='conv2d', args=(0, 1),
+                 attrs=(('dilation', (1, 1)), ('groups', 1), ('padding', (0, 0, 0, 0)), ('strides', (1, 1))),
+                 shape=(2, 4, 7, 4), dtype='float32'),
+            Node(op='conv2d', args=(3, 2),
+                 attrs=(('dilation', (1, 1)), ('groups', 1), ('padding', (0, 2, 0, 1)), ('strides', (2, 2))),
+                 shape=(2, 3, 3, 3), dtype='float32'),
+            Node(op='reshape', args=(4,), attrs=(('shape', (3, 2, 9, 1)),), shape=(3, 2, 9, 1), dtype='float32'),
+        ),
+        outputs=(5,),
+        extra=(('desired_layouts', (('relax.nn.conv2d', ('NCWH', 'OHWI')),)),),
+    ))
