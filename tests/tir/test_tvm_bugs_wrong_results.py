@@ -224,6 +224,16 @@ def test_pad_einsum_pads_a_loop_shared_with_another_block() -> None:
                                 Step("pad_einsum", "red", (), (("padding", (8, 2)),))), prefix=2)
     case = example_case("pad_einsum", ex)
     assert "block 'post' (outside)" in known_violation(S.block_instances_within_domain, case)
+    # The block moved under the padded loop also reads past its region there (schedule --target
+    # cuda, seed 0: right1 moved under right0's loop, then padded from 7 to 8).
+    spec = PrimFuncSpec("branch2", (7,), (("left", 1), ("right", 2), ("join", "mul")), "int64", seed=3850,
+                        epilogue_op="bias")
+    case = case_of("pad_einsum", spec, Step("reverse_compute_at", "right1", (6,), (("target", "right0"),
+                                                                               ("preserve_unit_loops", False),
+                                                                               ("index", -1))),
+                   Step("pad_einsum", "right1", (), (("padding", (8,)),)), prefix=1)
+    assert "(region)" in known_violation(S.block_access_region_contained, case,
+                                         "test_pad_einsum_pads_a_loop_shared_with_another_block")
 
 
 def test_loop_partition_drops_the_iterations_its_factors_miss() -> None:

@@ -366,3 +366,15 @@ keep_repro('test_a_reduction_over_an_empty_axis_leaves_its_output_unwritten', 'd
         ),
         steps=(Step(prim='decompose_reduction', block='x_red', loops=(0,)),),
     ), ir="tir")
+
+keep_repro('test_pad_einsum_pads_a_loop_shared_with_another_block', 'pad_einsum', 'block_access_region_contained',
+    ScheduleExample(
+        spec=PrimFuncSpec(kind='branch2', shape=(7,), attrs=(('left', 1), ('right', 2), ('join', 'mul')),
+                          index_dtype='int64', seed=3850, epilogue_op='bias'),
+        steps=(
+            Step(prim='reverse_compute_at', block='right1', loops=(6,),
+                 args=(('target', 'right0'), ('preserve_unit_loops', False), ('index', -1))),
+            Step(prim='pad_einsum', block='right1', args=(('padding', (8,)),)),
+        ),
+        prefix=1,
+    ), ir="tir")
