@@ -206,3 +206,18 @@ def test_a_shared_cache_of_a_symbolic_kernel_is_allocated_with_a_negative_size()
     _, device = split_host_device_mods(pipeline(tvm.tirx.transform.BindTarget(target)(after)))
     kernels = "\n".join(finalize_device()(m).script() for m in device.values())
     assert "T.alloc_shared((-6,))" in kernels
+
+
+def test_a_lowering_failure_of_a_kept_bug_is_recognised_when_the_gpu_build_fails() -> None:
+    """tests/tir's test_write_at_after_reverse_compute_at_and_cache_read_does_not_lower, reached
+    through cache_local (cache_write + reverse_compute_at) then write_at: the GPU build runs the
+    same lowering and fails alike (a bundle entry of the first GPU run, rebuilt today; the patterns
+    read subjects as \\w+, which schedule@cuda:sm_90 is not)."""
+    example = ScheduleExample(
+        PrimFuncSpec("matmul", (2, 6), (("n", 11),), epilogue=True, seed=1417, epilogue_op="bias"),
+        (Step("cache_local", "matmul", (1,), (("threads", 4),)),
+         Step("decompose_reduction_bound", "matmul", (2,), (("threads", 4),)),
+         Step("write_at", "matmul", (7,), (("buffer", 0), ("scope", "local"))), Step("bind_rest", "", (), (("threads", 1024),))))
+    for prop in ("well_formed_before_after", "builds_for_gpu"):
+        assert "block->writes.size() == 1" in assert_recognised(
+            SUBJECT, prop, example, "test_write_at_after_reverse_compute_at_and_cache_read_does_not_lower", ir="tir")

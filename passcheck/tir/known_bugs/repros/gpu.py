@@ -177,3 +177,16 @@ keep_repro('test_cache_inplace_after_decompose_reduction_uses_block_iterators_ou
             Step(prim='bind_rest', args=(('threads', 32),)),
         ),
     ), ir="tir")
+
+for _prop in ('well_formed_before_after', 'builds_for_gpu'):
+    keep_repro('test_write_at_after_reverse_compute_at_and_cache_read_does_not_lower', 'schedule@cuda:sm_90', _prop,
+        ScheduleExample(
+            spec=PrimFuncSpec(kind='matmul', shape=(2, 6), attrs=(('n', 11),), epilogue=True, seed=1417,
+                              epilogue_op='bias'),
+            steps=(
+                Step(prim='cache_local', block='matmul', loops=(1,), args=(('threads', 4),)),
+                Step(prim='decompose_reduction_bound', block='matmul', loops=(2,), args=(('threads', 4),)),
+                Step(prim='write_at', block='matmul', loops=(7,), args=(('buffer', 0), ('scope', 'local'))),
+                Step(prim='bind_rest', args=(('threads', 1024),)),
+            ),
+        ), ir="tir")
