@@ -177,10 +177,11 @@ def _median(a: Approx, axes: tuple[int, ...], keep: bool) -> Approx:
         return Approx(np.full(shape, np.nan), np.full(shape, np.inf))
     v = np.take(np.sort(x, axis=ax), (k - 1) // 2, axis=ax)
     # A group holding NaN has no order: NumPy's sort puts NaN last (its lower median of [NaN, 1]
-    # is 1), TVM's comparison sort leaves it anywhere; NumPy's and torch's median give NaN, and
-    # a NaN reference is not checked (tolerance.compare).
-    v = np.where(np.any(np.isnan(x), axis=ax), np.nan, v)
-    return Approx(np.asarray(v, np.float64).reshape(shape), np.max(e, axis=ax).reshape(shape))
+    # is 1), TVM's comparison sort leaves it anywhere (NumPy's and torch's median give NaN).
+    # Unknown (e = inf), not only NaN: what reads it (isfinite, a comparison) is unknown too.
+    nan = np.any(np.isnan(x), axis=ax)
+    v, err = np.where(nan, np.nan, v), np.where(nan, np.inf, np.max(e, axis=ax))
+    return Approx(np.asarray(v, np.float64).reshape(shape), np.asarray(err, np.float64).reshape(shape))
 
 
 def _arg(a: Approx, axis: int | None, keep: bool, largest: bool) -> Approx:
