@@ -332,7 +332,7 @@ keep_repro('test_decompose_padding_after_compute_at_reads_the_producer_too_early
         prefix=1,
     ), ir="tir")
 
-keep_repro('test_merge_of_a_block_with_the_copy_it_reads_runs_it_first', 'merge', 'equivalent_by_execution',
+keep_repro('test_merge_ignores_producer_consumer_order', 'merge', 'equivalent_by_execution',
     ScheduleExample(
         spec=PrimFuncSpec(kind='elementwise', shape=(6,), attrs=(('depth', 1),), epilogue=True),
         steps=(
@@ -342,7 +342,7 @@ keep_repro('test_merge_of_a_block_with_the_copy_it_reads_runs_it_first', 'merge'
         prefix=1,
     ), ir="tir")
 
-keep_repro('test_merge_of_a_block_with_the_copy_it_reads_runs_it_first', 'merge', 'reads_initialised',
+keep_repro('test_merge_ignores_producer_consumer_order', 'merge', 'reads_initialised',
     ScheduleExample(
         spec=PrimFuncSpec(kind='elementwise', shape=(6,), attrs=(('depth', 1),), epilogue=True),
         steps=(
