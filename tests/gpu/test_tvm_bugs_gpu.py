@@ -378,3 +378,19 @@ def test_bind_of_a_producer_loop_leaves_its_consumer_to_every_thread() -> None:
     msg = assert_recognised("bind@cuda:sm_90", "gpu_threads_ordered", _bound_producer(),
                             "test_bind_of_a_producer_loop_leaves_its_consumer_to_every_thread", ir="tir")
     assert "reads pre[0]" in msg
+    # The consumer's loop beside a serial loop that holds the bound one (transpose computed at
+    # i1_0, pre's i1_2 under i1_1 bound to threadIdx.z): bind --target cuda, seed 0, a third run.
+    from passcheck.tir.kernels import PrimFuncSpec
+    from passcheck.tir.schedule import ScheduleExample, Step
+
+    deeper = ScheduleExample(
+        PrimFuncSpec("transpose", (1, 1, 17), (("perm", (0, 2, 1)),), prologue=True, epilogue=True, seed=65,
+                     epilogue_op="clip"),
+        (Step("split", "pre", (7,), (("factors", (None, 3, 3)), ("preserve_unit_iters", True))),
+         Step("reverse_compute_at", "transpose", (6,), (("target", "pre"), ("preserve_unit_loops", False),
+                                                        ("index", -1))),
+         Step("bind", "pre", (3,), (("thread", "threadIdx.z"),)), Step("bind_rest", "", (), (("threads", 8),))),
+        prefix=2)
+    assert "reads pre[0]" in assert_recognised("bind@cuda:sm_90", "gpu_threads_ordered", deeper,
+                                               "test_bind_of_a_producer_loop_leaves_its_consumer_to_every_thread",
+                                               ir="tir")

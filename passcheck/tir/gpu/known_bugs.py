@@ -230,10 +230,11 @@ register_known_bug(KnownBug(
     subjects=("gpu-target",),
     properties=("gpu_threads_ordered", "gpu_emulated_matches_cpu", "gpu_matches_cpu"),
     message=r"(?:race|computes different values).*\b(?:reverse_compute_at|compute_at)\(.*\bbind\(",
-    # a loop bound to threadIdx, then a serial loop beside it (the same indentation, the same
-    # parent); each line between is matched one way only
-    ir=r'(?m)^( *)for \w+ in T\.thread_binding\([^\n]*thread="threadIdx\.\w"\):\n(?:\1 [^\n]*\n)*?\1for \w+ in '
-       r'(?:range|T\.grid)\(',
+    # a loop bound to threadIdx, or a serial loop holding one, then a serial loop beside it (the
+    # same indentation, the same parent); each line between is matched one way only
+    ir=r'(?m)^( *)for \w+ in (?:T\.thread_binding\([^\n]*thread="threadIdx\.\w"\):\n'
+       r'|(?:range|T\.grid)\([^\n]*\n(?:\1 [^\n]*\n)*?\1 +for \w+ in T\.thread_binding\([^\n]*thread="threadIdx\.\w"\):\n)'
+       r'(?:\1 [^\n]*\n)*?\1for \w+ in (?:range|T\.grid)\(',
 ))
 register_known_bug(KnownBug(
     name="test_a_shared_cache_of_a_symbolic_kernel_is_allocated_with_a_negative_size",

@@ -214,3 +214,17 @@ keep_repro('test_bind_of_a_producer_loop_leaves_its_consumer_to_every_thread', '
         ),
         prefix=2,
     ), ir="tir")
+
+keep_repro('test_bind_of_a_producer_loop_leaves_its_consumer_to_every_thread', 'bind@cuda:sm_90', 'gpu_threads_ordered',
+    ScheduleExample(
+        spec=PrimFuncSpec(kind='transpose', shape=(1, 1, 17), attrs=(('perm', (0, 2, 1)),), prologue=True,
+                          epilogue=True, seed=65, epilogue_op='clip'),
+        steps=(
+            Step(prim='split', block='pre', loops=(7,), args=(('factors', (None, 3, 3)), ('preserve_unit_iters', True))),
+            Step(prim='reverse_compute_at', block='transpose', loops=(6,),
+                 args=(('target', 'pre'), ('preserve_unit_loops', False), ('index', -1))),
+            Step(prim='bind', block='pre', loops=(3,), args=(('thread', 'threadIdx.z'),)),
+            Step(prim='bind_rest', args=(('threads', 8),)),
+        ),
+        prefix=2,
+    ), ir="tir")
