@@ -170,20 +170,6 @@ def test_merge_of_a_loop_with_itself_duplicates_the_nest() -> None:
     assert "verify_well_formed rejects" in known_violation(G.well_formed_before_after, case)
 
 
-def test_merge_of_a_block_with_the_copy_it_reads_runs_it_first() -> None:
-    """merge(loop of post, loop of the cache post reads through): the merged loop runs post
-    before the copy, which fills the cache only afterwards. TVM's bug, the one of the two merge
-    repros in the wrong-results file (merge does not respect the dependence between nests),
-    reached through a block an earlier step made: recognised as that bug by the blocks the
-    reference resolved to (post merged with ew0_local, an earlier nest)."""
-    spec = PrimFuncSpec("elementwise", (6,), (("depth", 1),), "int32", epilogue=True)
-    case = case_of("merge", spec, Step("cache_read", "post", (), (("buffer", 0), ("scope", "local"))),
-                   Step("merge", "post", (0,), (("other", "post<0"),)), prefix=1)
-    bug = "test_merge_ignores_producer_consumer_order"
-    assert "computes different values" in known_violation(G.equivalent_by_execution, case, bug)
-    assert "reads ew0_local" in known_violation(G.reads_initialised, case, bug)
-
-
 def test_decompose_padding_at_a_loop_a_consumer_shares_drops_the_consumer() -> None:
     """post moved under pad's loop (reverse_compute_at), their loops fused, then
     decompose_padding of pad at the fused loop: the fill and the copy are emitted, post is not

@@ -135,6 +135,14 @@ def test_merge_ignores_producer_consumer_order() -> None:
     assert "# resolved: merge 'post', loops=[0], other='ew0'" in case.output_script()
     assert "computes different values" in known_violation(G.equivalent_by_execution, case,
                                                           "test_merge_ignores_producer_consumer_order")
+    # And through a block an earlier step made: post merged with the cache it reads through
+    # (post<0, made by cache_read), which the merged loop fills only after post ran.
+    spec = PrimFuncSpec("elementwise", (6,), (("depth", 1),), "int32", epilogue=True)
+    case = case_of("merge", spec, Step("cache_read", "post", (), (("buffer", 0), ("scope", "local"))),
+                   Step("merge", "post", (0,), (("other", "post<0"),)), prefix=1)
+    bug = "test_merge_ignores_producer_consumer_order"
+    assert "computes different values" in known_violation(G.equivalent_by_execution, case, bug)
+    assert "reads ew0_local" in known_violation(G.reads_initialised, case, bug)
 
 
 def test_merge_of_nests_two_stages_apart_skips_the_stage_between() -> None:
