@@ -6,16 +6,7 @@ from typing import Any
 
 from passcheck.core import timing
 from passcheck.core.case import Case
-from passcheck.tir.schedule.step import BLOCK_ARGS, is_reference
-
-
-def _refs(step: Any) -> list[Any]:
-    """The block names and references of ``step`` (its block, and the arguments that name blocks)."""
-    out = [step.block]
-    for k, v in step.args:
-        if k in BLOCK_ARGS:
-            out += list(v) if isinstance(v, tuple) else [v]
-    return [r for r in out if isinstance(r, str)]
+from passcheck.tir.schedule.step import has_reference
 
 
 class TirCase(Case):
@@ -112,7 +103,7 @@ class TirCase(Case):
         pattern needs the blocks a step acted on (``core/known.py``). Written without the call's
         parentheses, so that no pattern of a drawn call (``merge(``) reads them as one."""
         text = super().output_script()
-        if not text or not any(is_reference(r) for s in getattr(self.example, "steps", ()) for r in _refs(s)):
+        if not text or not any(has_reference(s) for s in getattr(self.example, "steps", ())):
             return text
         lines = "\n".join(f"# resolved: {s.describe().replace('(', ' ', 1).rstrip(')')}" for s in self.applied)
         return f"{text}\n# The steps as applied, their block references resolved:\n{lines}\n"

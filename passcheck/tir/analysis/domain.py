@@ -40,7 +40,7 @@ from passcheck.tir.analysis.results import DomainIssue, DomainResult
 from passcheck.tir.analysis.sites import Site, block_sites, is_piece, iter_doms, writes_param
 
 
-def _names(original: str, names: set[str]) -> bool:
+def _acted_on(original: str, names: set[str]) -> bool:
     """Does a step that named one of ``names`` act on the original block (or a piece of it:
     a step after decompose_reduction or loop_partition names the piece)?"""
     return any(n == original or is_piece(n, original) for n in names)
@@ -101,7 +101,7 @@ class DomainChecker:
         # it was moved under: harmless for a spatial block (it rewrites the same values),
         # double counting for a reduction.
         spatial = not any(int(iv.iter_type) == 2 for iv in o.block.iter_vars)
-        moved, restricted, consumer = (_names(o.name, n) for n in (self.moved, self.restricted, self.consumers))
+        moved, restricted, consumer = (_acted_on(o.name, n) for n in (self.moved, self.restricted, self.consumers))
         once = not (moved or restricted) and not (consumer and spatial)
         for p in pieces:
             self.ask.outside(o, p)

@@ -194,6 +194,12 @@ def resolve_ref(sch: Any, ref: str) -> str:
 BLOCK_ARGS = ("target", "other", "epilogue", "blocks", "consumers")
 
 
+def has_reference(step: Step) -> bool:
+    """Does ``step`` find a block by reference (its block, or an argument that names blocks)?"""
+    named = [step.block, *(x for k, v in step.args if k in BLOCK_ARGS for x in (v if isinstance(v, tuple) else (v,)))]
+    return any(isinstance(r, str) and is_reference(r) for r in named)
+
+
 def resolve_step(sch: Any, step: Step) -> Step:
     """``step`` with each block reference in it replaced by its block's name, where that name
     is the block's alone (TVM may give two blocks one name: two caches of one buffer); a bare
