@@ -26,16 +26,21 @@ class Registry(Generic[T]):
         self.what = what
         self.hint = hint  # how a user lists the names, for the unknown-name message
         self._items: dict[str, T] = {}
+        # changes with every add and remove: what is derived from the declarations (a drawing
+        # menu) is recomputed only when they change
+        self.version = 0
 
     def add(self, name: str, item: T, *, replace: bool = False) -> T:
         if name in self._items and not replace:
             raise ValueError(f"{self.what} {name!r} is declared twice")
         self._items[name] = item
+        self.version += 1
         return item
 
     def remove(self, name: str) -> None:
         """Forget a declaration (tests that declare a toy one clean up with this)."""
         self._items.pop(name, None)
+        self.version += 1
 
     def get(self, name: str) -> T:
         try:

@@ -8,6 +8,7 @@ interesting patterns common.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -15,6 +16,7 @@ from hypothesis import strategies as st
 
 from passcheck.core.rounding import INT_RANGE
 from passcheck.relax.ops.base import (
+    OPS,
     SAFE_MAGNITUDE,
     DrawContext,
     Drawn,
@@ -70,7 +72,10 @@ class GraphBias:
     max_motifs: int = 99
 
     def weight(self, op: str) -> float:
-        return dict(self.op_weights).get(op, 1.0)
+        for name, w in reversed(self.op_weights):  # (the last of a name counts, as in a dict)
+            if name == op:
+                return w
+        return 1.0
 
 
 def _dims(draw: Any, rank: int) -> list[int]:
@@ -101,6 +106,23 @@ def _first_interval(draw: Any, dtype: str) -> tuple[float, float]:
     return -scale, scale
 
 
+@functools.lru_cache(maxsize=256)
+def _menu(bias: GraphBias, dtype: str, version: int) -> tuple[st.SearchStrategy[str], bool]:
+    """The op a graph of first dtype ``dtype`` draws next, and whether any op the bias draws
+    takes that dtype; made once per bias, dtype and op declarations (``version``): a graph
+    draws from it many times, and building it costs more than drawing."""
+    ops = op_registry()
+    takes = any(o.accepts(dtype) for n, o in ops.items() if bias.weight(n) > 0)
+    # ops of the first input's dtype, and those declaring their dtypes (other dtypes than the
+    # first input's come from astype and comparisons)
+    names = [n for n, o in sorted(ops.items()) if bias.weight(n) > 0 and (o.accepts(dtype) or o.dtypes)
+             and "ir-node" not in o.tags]  # TupleGetItem follows a tuple-valued op, never drawn alone
+    # Weighted choice as a sampled_from over repeated names: Hypothesis shrinks an index into a
+    # list far better than a float threshold (it tries each earlier name in turn).
+    menu = [n for n in names for _ in range(max(1, round(2 * bias.weight(n))))]
+    return st.sampled_from(menu), takes
+
+
 @st.composite
 def relax_graphs(draw: Any, bias: GraphBias = GraphBias()) -> GraphSpec:
     ops = op_registry()
@@ -109,16 +131,9 @@ def relax_graphs(draw: Any, bias: GraphBias = GraphBias()) -> GraphSpec:
         dtype = draw(st.sampled_from(bias.dtypes))
     elif chance(draw, bias.other_dtypes):
         dtype = draw(st.sampled_from(OTHER_DTYPES))
-        if not any(o.accepts(dtype) for n, o in ops.items() if bias.weight(n) > 0):
+        if not _menu(bias, dtype, OPS.version)[1]:
             dtype = "float32"  # no op the bias draws takes it (a user's float-only op, say)
-    # ops of the first input's dtype, and those declaring their dtypes (other dtypes than the
-    # first input's come from astype and comparisons)
-    names = [n for n, o in sorted(ops.items()) if bias.weight(n) > 0 and (o.accepts(dtype) or o.dtypes)
-             and "ir-node" not in o.tags]  # TupleGetItem follows a tuple-valued op, never drawn alone
-    # Weighted choice as a sampled_from over repeated names: Hypothesis shrinks an index into a
-    # list far better than a float threshold (it tries each earlier name in turn).
-    menu = [n for n in names for _ in range(max(1, round(2 * bias.weight(n))))]
-    choose_op = st.sampled_from(menu)
+    choose_op = _menu(bias, dtype, OPS.version)[0]
     ctx = DrawContext(draw, dtype, symbolic_ok=True, const_bias=bias.const_bias,
                       limit=SAFE_MAGNITUDE.get(dtype, SAFE_MAGNITUDE["float32"]))
     # a graph whose float constants hold NaN/+-Inf/0 (all of them, so that whole constant

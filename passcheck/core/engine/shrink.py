@@ -124,6 +124,9 @@ def _hunt(plan: Plan, evaluate: Any, record: Record, kinds: dict[Slot, Kind], gr
     best: dict[Group, Found] = {}
     started: list[float] = []
     calls = [0]
+    # Different draws often build the same example (a draw its example does not use, shrunk
+    # away): each distinct example is checked once (about one candidate in ten).
+    seen: dict[str, ExampleResult] = {}
     seed_value, max_examples = round_
     fails = {g: _fails_all(record, kinds, g) for g in groups}
 
@@ -146,8 +149,11 @@ def _hunt(plan: Plan, evaluate: Any, record: Record, kinds: dict[Slot, Kind], gr
             raise BudgetSpent()
         if not started and calls[0] > index + 1:
             return  # the stream diverged from the explore run: the failure will not come back
-        res = evaluate(example)
-        counter.tick()
+        key = repr(example)
+        res = seen.get(key)
+        if res is None:
+            res = seen[key] = evaluate(example)
+            counter.tick()
         for g in groups:
             if fails[g](example, res) and (g not in best or _size(example) <= _size(best[g][0])):
                 best[g] = (example, res)

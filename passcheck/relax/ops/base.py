@@ -15,6 +15,7 @@ The interval lets generation avoid overflow (``exp`` of large values) and non-fi
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -126,8 +127,7 @@ class DrawContext:
         if not cands:
             return None
         # Bias towards recent values keeps graphs deep; older ones make DAG fan-out.
-        idx = self.draw(st.integers(0, len(cands) - 1).map(lambda i, n=len(cands): max(i, n - 1 - i)))
-        return cands[idx]
+        return cands[self.draw(_recent_first(len(cands)))]
 
     def small_dim(self, lo: int = 1, hi: int = 8) -> int:
         return self.draw(st.sampled_from([d for d in (1, 2, 3, 4, 5, 7, 8, 11, 13, 16) if lo <= d <= hi] or [lo]))
@@ -167,10 +167,18 @@ def register_op(spec: OpSpec) -> OpSpec:
     return OPS.add(spec.name, spec)
 
 
+_OPS_SEEN: tuple[int, dict[str, OpSpec]] = (-1, {})
+
+
 def op_registry() -> dict[str, OpSpec]:
+    """The declared ops by name (a graph draws this many times: copied once per declaration
+    change; read it, never change it)."""
+    global _OPS_SEEN
     from passcheck.relax import ops  # noqa: F401  (importing the package registers every op)
 
-    return dict(OPS.items())
+    if _OPS_SEEN[0] != OPS.version:
+        _OPS_SEEN = (OPS.version, dict(OPS.items()))
+    return _OPS_SEEN[1]
 
 
 # -- helpers shared by op declarations ---------------------------------------------------------
@@ -197,9 +205,19 @@ def interval_mul(a: tuple[float, float], b: tuple[float, float]) -> tuple[float,
     return min(ps), max(ps)
 
 
+@functools.cache
+def _recent_first(n: int) -> st.SearchStrategy[int]:
+    """An index into ``n`` values, the later ones likelier. One strategy per ``n``: a strategy
+    made afresh at every draw is validated afresh (a quarter of a graph's drawing time)."""
+    return st.integers(0, n - 1).map(lambda i: max(i, n - 1 - i))
+
+
+_UNIT = st.floats(0, 1)
+
+
 def chance(draw: Callable[[st.SearchStrategy[Any]], Any], p: float) -> bool:
     """True with probability ``p``; shrinks to False (Hypothesis shrinks floats towards 0)."""
-    return p > 0 and draw(st.floats(0, 1)) > 1 - p
+    return p > 0 and draw(_UNIT) > 1 - p
 
 
 def finite_interval(lo: float, hi: float, limit: float = 1e30) -> bool:
