@@ -1,6 +1,7 @@
 """Hangs in seconds: the per-example time limit adapts to the run's example times, a hanging
 example is found, confirmed and shrunk without the old minute per hang, and no worker outlives
-its runner however the runner ends (SIGTERM, SIGKILL, Ctrl-C).
+its runner however the runner ends (SIGTERM, SIGKILL, Ctrl-C), and what such a runner leaves
+on disk (its run directory, its workers' logs) the next runner removes.
 
 Real runners (the CLI in a subprocess), real worker processes, a real pass that spins forever
 (tests/buggy_passes.py). How long a 200-example run of a pass that hangs on one input in ten
@@ -19,6 +20,7 @@ from pathlib import Path
 import pytest
 
 import passcheck
+from passcheck.core import workdir
 from passcheck.core.engine.timeouts import CONFIRM, FACTOR, FLOOR, MIN_SAMPLES, START, TimeLimit
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -91,11 +93,13 @@ def _alive(pid: int) -> bool:
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc to find the worker processes")
 @pytest.mark.parametrize("how", ["SIGTERM", "SIGKILL", "ctrl-c"])
-def test_no_worker_outlives_its_runner(how: str, tmp_path: Path) -> None:
+def test_no_worker_outlives_its_runner(how: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A runner whose worker spins forever in the pass under test is killed; within seconds
-    no process it started is left."""
+    no process it started is left, and the next runner removes the files it left."""
     mark = tmp_path / "hanging-worker.pid"
-    env = dict(os.environ, PASSCHECK_HANG_MARK=str(mark))
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    env = dict(os.environ, PASSCHECK_HANG_MARK=str(mark), TMPDIR=str(tmp))
     runner = subprocess.Popen(
         [PASSCHECK, "FoldConstant", "--impl", f"{BUGGY}:fold_constant_hangs_marked", "--examples", "5",
          "--timeout", "600", "--jobs", "1", "--no-db", "--no-progress", "--findings-dir", str(tmp_path / "f")],
@@ -121,6 +125,18 @@ def test_no_worker_outlives_its_runner(how: str, tmp_path: Path) -> None:
         left = [p for p in started if _alive(p)]
         assert not _alive(worker), f"the hanging worker {worker} outlived its runner ({how})"
         assert not left, f"processes of the runner left after {how}: {left}"
+        mine = sorted(p.name for p in tmp.iterdir() if p.name.startswith(f"passcheck-run-{runner.pid}-")
+                      or p.name.startswith(f"passcheck-worker-{runner.pid}-"))
+        if how == "SIGKILL":  # nothing of the runner ran after the signal: its run directory and log stay
+            assert any(n.startswith("passcheck-run-") for n in mine), mine
+            assert any(n.startswith("passcheck-worker-") for n in mine), mine
+        monkeypatch.setattr("tempfile.tempdir", str(tmp))
+        live = tmp / f"passcheck-run-{os.getpid()}-live"  # a runner still alive (this one) keeps its own
+        live.mkdir()
+        workdir.create()  # what the next runner does first
+        left_on_disk = [p.name for p in tmp.iterdir() if p.name in mine]
+        assert not left_on_disk, f"the next runner left what the {how} runner did: {left_on_disk}"
+        assert live.is_dir()
     finally:
         if runner.poll() is None:
             runner.kill()

@@ -15,6 +15,7 @@ import tempfile
 from functools import lru_cache
 from pathlib import Path
 
+from passcheck.core import workdir
 from passcheck.core.errors import UsageError
 
 INSTALL = 'pip install "passcheck[cuda]"'
@@ -88,16 +89,6 @@ def pch_root() -> Path:
     return Path(tempfile.gettempdir()) / f"passcheck-nvrtc-pch-{os.getuid()}"
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 def pch_dir() -> Path:
     """This process's PCH folder. NVRTC's own (/tmp/__nvrtc_auto_pch_PID_0) is removed only at a
     normal exit, and workers are killed or leave with os._exit: 200 MB stayed behind per worker.
@@ -108,7 +99,7 @@ def pch_dir() -> Path:
         root = pch_root()
         root.mkdir(mode=0o700, exist_ok=True)
         for d in root.iterdir():
-            if d.name.isdigit() and int(d.name) != pid and not _alive(int(d.name)):
+            if d.name.isdigit() and int(d.name) != pid and not workdir.alive(int(d.name)):
                 shutil.rmtree(d, ignore_errors=True)
         mine = root / str(pid)
         mine.mkdir(exist_ok=True)

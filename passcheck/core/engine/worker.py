@@ -19,7 +19,6 @@ from __future__ import annotations
 import multiprocessing as mp
 import os
 import signal
-import tempfile
 import threading
 import time
 import traceback
@@ -27,6 +26,7 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any
 
+from passcheck.core import workdir
 from passcheck.core.engine.plan import WorkerConfig
 from passcheck.core.engine.session import Session
 from passcheck.core.engine.timeouts import TimeLimit
@@ -210,8 +210,7 @@ class Worker:
         parent, child = ctx.Pipe()
         life_r, life_w = ctx.Pipe(duplex=False)
         if self.log_path is None:
-            fd, self.log_path = tempfile.mkstemp(prefix="passcheck-worker-", suffix=".log")
-            os.close(fd)
+            self.log_path = workdir.worker_log()
         self.proc = ctx.Process(target=serve, args=(child, self.config, self.log_path, life_r), daemon=True)
         with _main_module_hidden(), _safe_path():
             self.proc.start()
