@@ -44,6 +44,10 @@ class KnownBug:
     # When the bug does not show on every machine or every run (a CPU feature, uninitialised
     # memory): its kept repro holding there is no sign of a fix (``known --check``: not shown).
     shows_on: str = ""
+    # Where the generator knows the drawn feature that triggers this bug (``relax/budget.py``), it
+    # draws that feature with this chance, never zero: a known bug takes a budget of the run, not
+    # the share of the vocabulary its feature happens to have (a fifth of AlterOpLayout's).
+    drawn_rate: float = 0.01
 
     def __post_init__(self) -> None:
         if not (self.message or self.ir):

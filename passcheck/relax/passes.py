@@ -22,12 +22,14 @@ from passcheck.core.corpus import CorpusModule
 from passcheck.core.errors import UsageError, error_line
 from passcheck.core.subject import Family, Options, Subject, register_family, register_subject
 from passcheck.relax import needs_by_pass  # noqa: F401  (importing it declares every pass's needs)
+from passcheck.relax.budget import open_for
 from passcheck.relax.case import RelaxCase
 from passcheck.relax.corpus import corpus_case
 from passcheck.relax.examples import kind_of
 from passcheck.relax.gpu import relax_gpu_subject_by_name
 from passcheck.relax.graphs import GraphBias, relax_graphs
 from passcheck.relax.needs import needs_of
+from passcheck.relax.ops.base import budget_roll
 from passcheck.relax.pipelines import make_pass as make_named_pass
 from passcheck.relax.pipelines import place
 from passcheck.relax.program.draw import StructureBias, relax_programs
@@ -236,9 +238,29 @@ def _desired_layouts(extras: dict[str, Any]) -> dict[str, list[str]]:
     return {k: list(v) for k, v in dict(extras["desired_layouts"]).items()}
 
 
-_layouts = st.tuples(st.sampled_from(DATA_LAYOUTS), st.sampled_from(KERNEL_LAYOUTS)).map(
-    lambda dk: (("relax.nn.conv2d", dk),)
-)
+def _w_before_h(layout: str) -> bool:
+    return layout.index("W") < layout.index("H")
+
+
+def _packed(layout: str) -> bool:
+    return any(c.isdigit() for c in layout)
+
+
+def _pool(layouts: tuple[str, ...], w_before_h: bool, packed: bool) -> tuple[str, ...]:
+    return tuple(x for x in layouts if (w_before_h or not _w_before_h(x)) and (packed or not _packed(x)))
+
+
+@st.composite
+def _layouts(draw: Any) -> tuple[tuple[str, tuple[str, str]], ...]:
+    """conv2d's desired layouts. Those with W before H (half of them) and the packed ones meet kept
+    TVM bugs (the legalized conv reads the spatial axes by position; LegalizeOps has no rule for a
+    packed conv2d): they come at those bugs' budget (``relax.budget``), the rest always."""
+    roll = budget_roll(draw)  # (one roll for both: see DrawContext.budget_roll)
+    w_before_h = open_for(roll, "test_convert_layout_conv2d_w_before_h")
+    packed = open_for(roll, "test_convert_layout_packed_conv2d_layouts")
+    data = draw(st.sampled_from(_pool(DATA_LAYOUTS, w_before_h, packed)))
+    kernel = draw(st.sampled_from(_pool(KERNEL_LAYOUTS, w_before_h, packed)))
+    return (("relax.nn.conv2d", (data, kernel)),)
 
 # (weights that keep fusion's usual ops a share of a vocabulary of over a hundred ops)
 _FUSE_WEIGHTS = (
@@ -276,7 +298,11 @@ register_subject(RelaxPassSubject(
     # (weights that keep these ops' share of a vocabulary of over a hundred ops)
     bias=GraphBias(op_weights=(("add", 8.0), ("subtract", 8.0), ("multiply", 8.0), ("divide", 12.0), ("exp", 6.0)),
                    const_bias=0.7, prefer_const=0.6, max_nodes=8, symbolic=0.1, float16=0.1,
-                   special_consts=0.5, zero_size=0.15, other_dtypes=0.3, motifs=("constant_op",), motif=0.3),
+                   special_consts=0.5, zero_size=0.15, other_dtypes=0.3, motifs=("constant_op",), motif=0.3,
+                   # ops FoldConstant mishandles whenever they read constants (kept TVM bugs)
+                   ops_at_budget=(("grad.start_checkpoint", "test_fold_constant_checkpoint"),
+                                  ("grad.end_checkpoint", "test_fold_constant_checkpoint"),
+                                  ("dynamic_strided_slice", "test_fold_constant_dynamic_strided_slice"))),
     make_pass=lambda extras: _t().FoldConstant(),
     stage="FoldConstant",
 ))
@@ -302,7 +328,9 @@ register_subject(RelaxPassSubject(
                    # (float graphs only: ConvertLayout acts through conv2d, which integer graphs never reach)
                    motifs=("conv2d",), motif=0.65, max_motifs=1, other_dtypes=0.0,
                    fed_by=tuple((c, "conv2d") for c in _LAYOUT_SENSITIVE + _CONVERTED_PATTERNS), fed=0.8,
-                   extra=(("desired_layouts", _layouts),)),
+                   extra=(("desired_layouts", _layouts()),),
+                   # a conv2d_transpose after a converted conv2d gets a layout LegalizeOps cannot lower
+                   ops_at_budget=(("conv2d_transpose", "test_convert_layout_conv2d_transpose_layout"),)),
     make_pass=lambda extras: _t().ConvertLayout(_desired_layouts(extras)),
     stage="ConvertLayout",
     impl_args=lambda extras: {"desired_layouts": _desired_layouts(extras)},

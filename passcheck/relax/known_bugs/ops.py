@@ -191,6 +191,9 @@ register_known_bug(KnownBug(
     note="the VM refuses a zero-size NumPy argument ('expected to be compact array': NumPy gives empty arrays "
          "zero strides); a copy into a TVM tensor runs",
     message=r"expected to be compact array",
+    # the chance a graph with a zero-size parameter passes NumPy arrays (one graph in twenty to
+    # one in five has a zero-size parameter): 0.5-2% of graphs
+    drawn_rate=0.1,
 ))
 register_known_bug(KnownBug(
     name="test_divide_by_constant_zero",

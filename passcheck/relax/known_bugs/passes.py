@@ -242,6 +242,9 @@ register_known_bug(KnownBug(
     properties=("semantics_preserved",),
     message=r"CodeGenVM cannot emit this Relax operator directly|R\.nn\.conv2d\(",
     ir=r'R\.nn\.conv2d\([^\n]*(?:data_layout="\w*\d+c"|kernel_layout="\w*\d+[oi]")',
+    # (the packed layouts are 7 of 31 a pair draws from: with the roll open, two pairs in five hold
+    # one; 1.6% of graphs)
+    drawn_rate=0.04,
 ))
 register_known_bug(KnownBug(
     name="test_fold_constant_dynamic_strided_slice",

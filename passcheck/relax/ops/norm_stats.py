@@ -79,6 +79,9 @@ def _channel(a: Approx, axis: int, ndim: int) -> Approx:
 def _draw_channel_norm(ctx: DrawContext, first: ValueInfo, *, grouped: bool) -> Drawn | None:
     if first.rank < 2 or not first.static:
         return None
+    if (first.dtype == "float64" or (not grouped and first.dtype == "bfloat16")) \
+            and not ctx.budget_open("test_channel_norms_float32_float16_only"):
+        return None  # a dtype TOPI's kernel refuses (kept TVM bug): at its budget
     ca = ctx.draw(st.sampled_from((1, 1, first.rank - 1)))
     c = int(first.shape[ca])
     others = [a for a in range(1, first.rank) if a != ca] or [0]
@@ -135,6 +138,13 @@ def _draw_rms_norm(ctx: DrawContext, first: ValueInfo) -> Drawn | None:
     if drawn is None:
         return None
     k, norm_shape, n, eps = drawn
+    if k == first.rank and not ctx.budget_open("test_rms_norm_all_axes"):
+        # over every axis its kernel does not compile (kept TVM bug): at its budget; otherwise
+        # all but the first axis
+        if k == 1:
+            return None
+        k, norm_shape = k - 1, norm_shape[1:]
+        n = math.prod(norm_shape)
     z_max = min(math.sqrt(n), first.bound / math.sqrt(eps))  # |x_i| <= sqrt(n) rms
     g_lo, g_hi = ctx.draw(st.sampled_from(((-2.0, 2.0), (0.5, 1.5))))
     lo, hi = interval_mul((-z_max, z_max), (g_lo, g_hi))
