@@ -11,9 +11,11 @@ takes is measured by benchmarks/hangs.py, not asserted here.
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -97,8 +99,8 @@ def test_no_worker_outlives_its_runner(how: str, tmp_path: Path, monkeypatch: py
     """A runner whose worker spins forever in the pass under test is killed; within seconds
     no process it started is left, and the next runner removes the files it left."""
     mark = tmp_path / "hanging-worker.pid"
-    tmp = tmp_path / "tmp"
-    tmp.mkdir()
+    # the runner's temp folder (short: the fork server's socket lives there, AF_UNIX caps its path)
+    tmp = Path(tempfile.mkdtemp(prefix="pc-"))
     env = dict(os.environ, PASSCHECK_HANG_MARK=str(mark), TMPDIR=str(tmp))
     runner = subprocess.Popen(
         [PASSCHECK, "FoldConstant", "--impl", f"{BUGGY}:fold_constant_hangs_marked", "--examples", "5",
@@ -138,6 +140,7 @@ def test_no_worker_outlives_its_runner(how: str, tmp_path: Path, monkeypatch: py
         assert not left_on_disk, f"the next runner left what the {how} runner did: {left_on_disk}"
         assert live.is_dir()
     finally:
+        shutil.rmtree(tmp, ignore_errors=True)
         if runner.poll() is None:
             runner.kill()
         for p in started | _descendants(runner.pid):  # what this test started, should the check fail

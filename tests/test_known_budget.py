@@ -13,8 +13,9 @@ from passcheck.core.known import KNOWN_BUGS
 from passcheck.core.subject import resolve
 from passcheck.relax import known_bugs  # noqa: F401  (importing the package registers them)
 from passcheck.relax.budget import BUDGETED, OP_DTYPE_BUGS, op_allowed, open_for
+from passcheck.relax.layouts import packed as _packed
+from passcheck.relax.layouts import w_before_h as _w_before_h
 from passcheck.relax.ops.base import budget_roll
-from passcheck.relax.passes import _packed, _w_before_h
 from passcheck.relax.spec import GraphSpec
 
 

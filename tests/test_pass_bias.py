@@ -104,7 +104,7 @@ def test_fuse_ops_draws_fusable_chains_equal_extents_shared_values_and_symbolic_
 
 
 def test_alter_op_layout_puts_layout_sensitive_ops_after_conv2d_and_draws_every_layout() -> None:
-    from passcheck.relax.passes import DATA_LAYOUTS, KERNEL_LAYOUTS
+    from passcheck.relax.layouts import DATA_LAYOUTS, KERNEL_LAYOUTS
 
     specs = _draw("AlterOpLayout", 200)
     after_conv, channel_axis, ops_seen = [], [], set()
@@ -133,7 +133,8 @@ def test_alter_op_layout_puts_layout_sensitive_ops_after_conv2d_and_draws_every_
     drawn = set(pairs)
     # every layout whose conversion TVM gets right; those meeting a kept TVM bug (W before H,
     # packed) at their budget (tests/test_known_budget.py), still drawn
-    from passcheck.relax.passes import _packed, _w_before_h
+    from passcheck.relax.layouts import packed as _packed
+    from passcheck.relax.layouts import w_before_h as _w_before_h
 
     def usual(x: str) -> bool:
         return not _w_before_h(x) and not _packed(x)

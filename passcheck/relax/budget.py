@@ -13,22 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from passcheck.relax.ops.base import open_for, rate  # noqa: F401  (the budget's rule lives with the draws)
 from passcheck.relax.ops.numeric import NO_FLOAT16
-
-
-def rate(bug: str) -> float:
-    """The declared rate of the known bug ``bug`` (a registered name)."""
-    from passcheck.core.known import KNOWN_BUGS
-    from passcheck.relax import known_bugs  # noqa: F401  (importing the package registers them)
-
-    return KNOWN_BUGS.get(bug).drawn_rate
-
-
-def open_for(roll: int, bug: str) -> bool:
-    """Whether a graph whose budget roll (``DrawContext.budget_roll``, 0-9999) is ``roll`` draws
-    the feature that triggers ``bug``."""
-    return roll >= round(10000 * (1.0 - rate(bug)))
-
 
 # Ops a graph of one dtype draws at a kept bug's budget: they type-check in that dtype but TVM
 # does not compile or compute them right (each bug's note says how).
@@ -55,8 +41,8 @@ def op_allowed(roll: Callable[[], int], op: str, dtype: str, ops_at_budget: tupl
 # The kept bugs whose trigger the generator draws at their rate (where, in brief): read by the
 # test that measures each one's share of drawn examples.
 BUDGETED = {
-    "test_convert_layout_conv2d_w_before_h": "AlterOpLayout's desired conv2d layouts (relax/passes.py)",
-    "test_convert_layout_packed_conv2d_layouts": "AlterOpLayout's desired conv2d layouts (relax/passes.py)",
+    "test_convert_layout_conv2d_w_before_h": "AlterOpLayout's desired conv2d layouts (relax/layouts.py)",
+    "test_convert_layout_packed_conv2d_layouts": "AlterOpLayout's desired conv2d layouts (relax/layouts.py)",
     "test_rms_norm_all_axes": "rms_norm's axes (relax/ops/norm_stats.py)",
     "test_channel_norms_float32_float16_only": "group_norm and instance_norm dtypes (relax/ops/norm_stats.py)",
     "test_float16_math_intrinsics": "float16 trigonometric ops (OP_DTYPE_BUGS)",

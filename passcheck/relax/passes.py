@@ -11,7 +11,6 @@ import inspect
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from itertools import permutations
 from pathlib import Path
 from typing import Any
 
@@ -22,14 +21,13 @@ from passcheck.core.corpus import CorpusModule
 from passcheck.core.errors import UsageError, error_line
 from passcheck.core.subject import Family, Options, Subject, register_family, register_subject
 from passcheck.relax import needs_by_pass  # noqa: F401  (importing it declares every pass's needs)
-from passcheck.relax.budget import open_for
 from passcheck.relax.case import RelaxCase
 from passcheck.relax.corpus import corpus_case
 from passcheck.relax.examples import kind_of
 from passcheck.relax.gpu import relax_gpu_subject_by_name
 from passcheck.relax.graphs import GraphBias, relax_graphs
+from passcheck.relax.layouts import desired_layouts, layouts
 from passcheck.relax.needs import needs_of
-from passcheck.relax.ops.base import budget_roll
 from passcheck.relax.pipelines import make_pass as make_named_pass
 from passcheck.relax.pipelines import place
 from passcheck.relax.program.draw import StructureBias, relax_programs
@@ -37,17 +35,6 @@ from passcheck.relax.spec import GraphSpec
 from passcheck.relax.variants import example_strategy, mutation_rounds, seed_examples, seed_sources
 
 PassFactory = Callable[[dict[str, Any]], Any]  # extras -> tvm Pass
-
-# Every desired layout ConvertLayout accepts for conv2d in TVM 0.27 (measured): any order of the
-# four axes, and a channel axis split by a factor (a conv whose channels the factor does not
-# divide is left as it is); the usual ones first (they shrink there), a change of layout first
-# (NCHW with OIHW asks for no change: ConvertLayout rightly leaves the module as it is)
-_USUAL_DATA, _USUAL_KERNEL = ("NHWC", "NCHW"), ("OHWI", "OIHW", "HWIO", "HWOI")
-DATA_LAYOUTS = (*_USUAL_DATA, *sorted({"".join(p) for p in permutations("NCHW")} - set(_USUAL_DATA)),
-                "NCHW4c", "NCHW2c", "NHWC4c")
-KERNEL_LAYOUTS = (*_USUAL_KERNEL, *sorted({"".join(p) for p in permutations("OIHW")} - set(_USUAL_KERNEL)),
-                  "OIHW4o", "OIHW2i2o", "OIHW4i4o", "HWIO4o")
-
 
 def _t() -> Any:
     from tvm import relax
@@ -234,34 +221,6 @@ def _instantiate_impl(impl: Any, offered: dict[str, Any]) -> Any:
     return impl(**kwargs)
 
 
-def _desired_layouts(extras: dict[str, Any]) -> dict[str, list[str]]:
-    return {k: list(v) for k, v in dict(extras["desired_layouts"]).items()}
-
-
-def _w_before_h(layout: str) -> bool:
-    return layout.index("W") < layout.index("H")
-
-
-def _packed(layout: str) -> bool:
-    return any(c.isdigit() for c in layout)
-
-
-def _pool(layouts: tuple[str, ...], w_before_h: bool, packed: bool) -> tuple[str, ...]:
-    return tuple(x for x in layouts if (w_before_h or not _w_before_h(x)) and (packed or not _packed(x)))
-
-
-@st.composite
-def _layouts(draw: Any) -> tuple[tuple[str, tuple[str, str]], ...]:
-    """conv2d's desired layouts. Those with W before H (half of them) and the packed ones meet kept
-    TVM bugs (the legalized conv reads the spatial axes by position; LegalizeOps has no rule for a
-    packed conv2d): they come at those bugs' budget (``relax.budget``), the rest always."""
-    roll = budget_roll(draw)  # (one roll for both: see DrawContext.budget_roll)
-    w_before_h = open_for(roll, "test_convert_layout_conv2d_w_before_h")
-    packed = open_for(roll, "test_convert_layout_packed_conv2d_layouts")
-    data = draw(st.sampled_from(_pool(DATA_LAYOUTS, w_before_h, packed)))
-    kernel = draw(st.sampled_from(_pool(KERNEL_LAYOUTS, w_before_h, packed)))
-    return (("relax.nn.conv2d", (data, kernel)),)
-
 # (weights that keep fusion's usual ops a share of a vocabulary of over a hundred ops)
 _FUSE_WEIGHTS = (
     ("add", 8.0), ("multiply", 8.0), ("subtract", 4.0), ("divide", 4.0), ("relu", 8.0), ("sigmoid", 4.0),
@@ -328,12 +287,12 @@ register_subject(RelaxPassSubject(
                    # (float graphs only: ConvertLayout acts through conv2d, which integer graphs never reach)
                    motifs=("conv2d",), motif=0.65, max_motifs=1, other_dtypes=0.0,
                    fed_by=tuple((c, "conv2d") for c in _LAYOUT_SENSITIVE + _CONVERTED_PATTERNS), fed=0.8,
-                   extra=(("desired_layouts", _layouts()),),
+                   extra=(("desired_layouts", layouts()),),
                    # a conv2d_transpose after a converted conv2d gets a layout LegalizeOps cannot lower
                    ops_at_budget=(("conv2d_transpose", "test_convert_layout_conv2d_transpose_layout"),)),
-    make_pass=lambda extras: _t().ConvertLayout(_desired_layouts(extras)),
+    make_pass=lambda extras: _t().ConvertLayout(desired_layouts(extras)),
     stage="ConvertLayout",
-    impl_args=lambda extras: {"desired_layouts": _desired_layouts(extras)},
+    impl_args=lambda extras: {"desired_layouts": desired_layouts(extras)},
     sample_extras=(("desired_layouts", (("relax.nn.conv2d", ("NHWC", "OHWI")),)),),
 ))
 register_subject(RelaxPassSubject(

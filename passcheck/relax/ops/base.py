@@ -74,7 +74,7 @@ class DrawContext:
 
     def __init__(self, draw: Callable[[st.SearchStrategy[Any]], Any], dtype: str, *,
                  symbolic_ok: bool, const_bias: float = 0.3, max_elems: int = 4096,
-                 limit: float | None = None) -> None:
+                 limit: float | None = None, budget_roll: int | None = None) -> None:
         self.draw = draw
         self.dtype = dtype
         self.symbolic_ok = symbolic_ok
@@ -87,7 +87,7 @@ class DrawContext:
         # chance a fresh float constant holds NaN, +-Inf and zeros among its values (FoldConstant's
         # bias: constant subgraphs that produce non-finite values, divisions by zero)
         self.special_consts = 0.0
-        self._roll: int | None = None
+        self._roll = budget_roll  # (given: every graph of this context opens or not alike)
 
     @property
     def budget_roll(self) -> int:
@@ -102,8 +102,6 @@ class DrawContext:
 
     def budget_open(self, bug: str) -> bool:
         """Whether this graph draws the feature that triggers the kept TVM bug ``bug``."""
-        from passcheck.relax.budget import open_for
-
         return open_for(self.budget_roll, bug)
 
     # -- values ---------------------------------------------------------------------------
@@ -234,6 +232,20 @@ def _recent_first(n: int) -> st.SearchStrategy[int]:
 
 _UNIT = st.floats(0, 1)
 _RAW_ROLL = st.integers(0, 2**32 - 1)
+
+
+def rate(bug: str) -> float:
+    """The declared rate of the known bug ``bug`` (a registered name; ``relax.budget``). (The
+    ``passcheck.relax`` package registers its known bugs when it is imported.)"""
+    from passcheck.core.known import KNOWN_BUGS
+
+    return KNOWN_BUGS.get(bug).drawn_rate
+
+
+def open_for(roll: int, bug: str) -> bool:
+    """Whether a graph whose budget roll (``DrawContext.budget_roll``, 0-9999) is ``roll`` draws
+    the feature that triggers ``bug``."""
+    return roll >= round(10000 * (1.0 - rate(bug)))
 
 
 def budget_roll(draw: Callable[[st.SearchStrategy[Any]], Any]) -> int:
