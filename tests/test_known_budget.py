@@ -83,3 +83,35 @@ def test_norm_features_that_meet_kept_bugs_take_at_most_two_percent_of_graphs() 
     assert rms_all <= 0.02, rms_all
     assert channel <= 0.02, channel
     assert any(n.op == "rms_norm" for s in specs for n in s.nodes)
+
+
+def _slices(roll: int, n: int) -> list[tuple[list[int], ...]]:
+    """(shape, begin, end, strides) of ``n`` dynamic_strided_slice draws over a (5, 3) tensor."""
+    from passcheck.relax.ops.base import DrawContext, ValueInfo, op_registry
+    from passcheck.relax.spec import const_array
+
+    @st.composite
+    def one(draw: st.DrawFn) -> tuple[list[int], ...] | None:
+        ctx = DrawContext(draw, "float32", symbolic_ok=False, budget_roll=roll)
+        ctx.values.append(ValueInfo(-1, (5, 3), "float32", -1.0, 1.0, False))
+        drawn = op_registry()["dynamic_strided_slice"].draw(ctx, ctx.values[0])
+        b, e, s = (list(const_array(ctx.inputs[-1 - v])) for v in drawn.args[1:])
+        return list(drawn.shape), b, e, s
+
+    return examples_of(one(), n, seed=4)
+
+
+def test_dynamic_strided_slice_begins_past_its_end_only_at_its_budget() -> None:
+    """TVM computes a negative extent where a dynamic slice's begin lies past its end (kept bug):
+    nearly every slice of a random begin and end on a rank-2 tensor had one."""
+    from passcheck.relax.ops.shape import _tvm_extent
+
+    def negative(draw: tuple[list[int], ...]) -> bool:
+        _, b, e, s = draw
+        return any(_tvm_extent(n, int(bi), int(ei), int(si)) < 0 for n, bi, ei, si in zip((5, 3), b, e, s))
+
+    opened, closed = _slices(9999, 300), _slices(0, 300)
+    assert _share([negative(d) for d in opened]) > 0.3
+    assert not any(negative(d) for d in closed)
+    # empty slices that TVM computes right (end at begin) are drawn either way
+    assert any(0 in d[0] for d in closed)

@@ -70,11 +70,6 @@ def test_a_failing_build_is_blamed_by_its_configuration(monkeypatch: pytest.Monk
         pipeline_props.every_build_runs(_case(EVERY_WAY))
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "a new, untriaged finding at this seed since kept bugs take a budget of the draws: the default Relax "
-    "pipeline at opt level 0 turns a well-formed graph (affine_grid, then dynamic_strided_slice of "
-    "constants) into a module TVM's own check rejects ('Var s is not defined'; VMShapeLower: 'has not been "
-    "computed'). To triage and keep (the kept FoldConstant/dynamic_strided_slice bug is a relative)."))
 def test_pipeline_campaign_finds_only_kept_tvm_bugs(tmp_path: Path) -> None:
     result = passcheck.check("pipeline", examples=12, seed=2, findings_dir=str(tmp_path), shrink_seconds=30)
     assert not result.new_findings, [(f.property, f.message) for f in result.new_findings]

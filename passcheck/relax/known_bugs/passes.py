@@ -258,6 +258,18 @@ register_known_bug(KnownBug(
     ir=r"R\.dynamic_strided_slice\(",
 ))
 register_known_bug(KnownBug(
+    name="test_fuse_ops_symbolic_var_order",
+    repro="tests/expected_findings/test_fuse_ops_symbolic_var_order.py",
+    note="FuseOps moves the shape_func/tensor_to_shape/match_cast that defines a legalized "
+         "dynamic_strided_slice's symbolic extent after the call_tir whose output type uses it, when an "
+         "earlier op fuses with a later consumer: 'Var s is not defined', the VM 'has not been computed' "
+         "(apache/tvm#20195)",
+    subjects=("FuseOps", "pipelines", "sequences"),
+    properties=("well_formed", "semantics_preserved"),
+    message=r"(?<!Global)Var s(?:_\d+)? is not defined|PrimExpr [^\n]*\bs\b[^\n]* has not been computed",
+    ir=r"R\.dynamic_strided_slice\(",
+))
+register_known_bug(KnownBug(
     name="test_convert_layout_packed_indivisible",
     repro="tests/expected_findings/test_convert_layout_unsupported_layouts.py",
     note="ConvertLayout to a packed conv2d layout whose factor does not divide the output channels raises from "

@@ -349,3 +349,23 @@ keep_repro('test_convert_layout_conv2d_w_before_h', 'AlterOpLayout', 'semantics_
         outputs=(5,),
         extra=(('desired_layouts', (('relax.nn.conv2d', ('NCWH', 'OHWI')),)),),
     ))
+
+_FUSE_SYMBOLIC_ORDER = GraphSpec(
+        inputs=(
+            TensorDecl(name='p0', shape=(2,), dtype='float32', const=False),
+            TensorDecl(name='p1', shape=(4,), dtype='float32', const=False),
+            TensorDecl(name='c2', shape=(1,), dtype='int64', const=True, lo=0.0, hi=0.0),
+            TensorDecl(name='c3', shape=(1,), dtype='int64', const=True, lo=2.0, hi=2.0),
+            TensorDecl(name='c4', shape=(1,), dtype='int64', const=True, lo=1.0, hi=1.0),
+        ),
+        nodes=(
+            Node(op='negative', args=(0,), attrs=(), shape=(2,), dtype='float32'),
+            Node(op='dynamic_strided_slice', args=(1, 2, 3, 4), attrs=(), shape=(2,), dtype='float32'),
+            Node(op='add', args=(6, 5), attrs=(), shape=(2,), dtype='float32'),
+        ),
+        outputs=(7,),
+    )
+for _prop in ('well_formed', 'semantics_preserved'):
+    keep_repro('test_fuse_ops_symbolic_var_order', 'FuseOps', _prop, _FUSE_SYMBOLIC_ORDER)
+    keep_repro('test_fuse_ops_symbolic_var_order', 'pipeline', _prop,
+               PipelineBuilds(graph=_FUSE_SYMBOLIC_ORDER, builds=(Build(opt_level=1),)))
