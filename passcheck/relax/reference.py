@@ -45,6 +45,11 @@ def evaluate(spec: GraphSpec, params: list[np.ndarray], computed_in: Mapping[str
             out = ops[node.op].reference([vals[a] for a in node.args], dict(node.attrs), unit_roundoff(computed))
             for part in parts_of(out):
                 part.dtype = node.dtype
+                # 0 * inf in a bound (an exact zero times an operand of unknown error) is NaN, and
+                # NaN compares false: a comparison of it would count as decided. Unknown is inf.
+                nan = np.isnan(part.e)
+                if nan.any():
+                    part.e = np.where(nan, np.inf, part.e)
                 if computed != node.dtype:
                     part.e = np.where(np.abs(part.v) + part.e < 0.5 * DTYPE_MAX[computed], part.e, np.inf)
             vals.append(out)
