@@ -63,11 +63,12 @@ BUGS = {
         "FoldConstant", "fold_constant_segfaults_on_exp", (("pass_does_not_raise", "crash"),),
         max_nodes=2, examples=40, seed=0, shrink_seconds=20.0),
     # Every hanging example costs the whole per-example timeout, so this run checks only the
-    # transformation (no compile in the properties: a normal example takes ~50 ms) and can afford
-    # a short timeout.
+    # transformation and sets a short one. FoldConstant itself compiles constant subgraphs: the
+    # run's p95 example took 0.78 s with the suite running beside it, and 1 s timed out six
+    # floors (a false hang, shrunk instead of the multiply); 4 s is five times that p95.
     "hangs-on-multiply": Bug(
         "FoldConstant", "fold_constant_hangs_on_multiply", (("pass_does_not_raise", "timeout"),),
-        max_nodes=2, examples=10, seed=1, timeout=1.0, shrink_seconds=25.0,
+        max_nodes=2, examples=10, seed=1, timeout=4.0, shrink_seconds=25.0,
         properties=("pass_does_not_raise",)),
 }
 
