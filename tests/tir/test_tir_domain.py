@@ -256,3 +256,31 @@ def test_an_int64_block_is_checked_beyond_2_to_the_31_elements() -> None:
     m = re.search(r"vi = (-?\d+) is outside .* at i=(\d+)", msg)
     assert m and int(m.group(1)) < 0 and int(m.group(2)) >= 2**31, msg
     assert check_domains(big_original, big_original, sizes={"n": 5}).ok
+
+
+def test_a_check_whose_questions_z3_cannot_answer_ends_within_its_budget_and_says_unknown() -> None:
+    """A reduction's two loops of symbolic extent fused (found by `schedule --examples 2000`):
+    every Z3 question about the fused nest times out (2 s each), and the check outran the run's
+    time limit, a false hang. Past its budget the questions not yet asked are unknown, and the
+    property's verdict is unknown, not held."""
+    import time
+
+    from passcheck.core.engine.plan import plan
+    from passcheck.core.engine.results import RunConfig
+    from passcheck.core.engine.session import Session
+    from passcheck.core.outcome import Verdict
+    from passcheck.tir.kernels import PrimFuncSpec
+    from passcheck.tir.schedule import ScheduleExample, Step
+
+    example = ScheduleExample(
+        PrimFuncSpec("reduce", (1, 5), (("axes", (0,)), ("op", "sum")), "int64", symbolic=True),
+        (Step("fuse", "red", (0,), (("count", 2), ("preserve_unit_iters", False))),))
+    session = Session(plan(RunConfig(subject="schedule", ir="tir",
+                                     properties=("block_instances_within_domain",))).worker_config())
+    case = session.apply(example)
+    t0 = time.perf_counter()
+    res = check_domains(case.original, case.after, sizes={"n": 1}, budget_s=1.0)
+    assert time.perf_counter() - t0 < 1.0 + 2.5  # the budget, and one question already under way
+    assert res.unknown and not res.issues
+    outcome = session.run(example).outcomes["block_instances_within_domain"]
+    assert outcome.verdict == Verdict.UNKNOWN, outcome

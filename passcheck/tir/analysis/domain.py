@@ -39,6 +39,11 @@ from passcheck.tir.analysis.limits import shape_var_limits
 from passcheck.tir.analysis.results import DomainIssue, DomainResult
 from passcheck.tir.analysis.sites import Site, block_sites, is_piece, iter_doms, writes_param
 
+# Seconds of Z3 for one domain check, past which the questions not yet asked are unknown: each
+# may take the solver's timeout (2 s), and a block of fused symbolic loops timed every one out.
+# Within the runs' time limit (at least 5 s, and twice that before a hang is a finding).
+DEFAULT_BUDGET_S = 6.0
+
 
 def _acted_on(original: str, names: set[str]) -> bool:
     """Does a step that named one of ``names`` act on the original block (or a piece of it:
@@ -50,7 +55,8 @@ class DomainChecker:
     def __init__(self, original: Any, after: Any, *, moved: set[str] = frozenset(),
                  consumers: set[str] = frozenset(), restricted: set[str] = frozenset(),
                  sizes: dict[str, int] | None = None, timeout_ms: int = 2000,
-                 space: ShapeSpace | None = None) -> None:
+                 space: ShapeSpace | None = None, budget_s: float = DEFAULT_BUDGET_S,
+                 deadline: float | None = None) -> None:
         self.original, self.after = original, after
         self.moved, self.restricted = set(moved), set(restricted)
         self.consumers = set(consumers)
@@ -61,7 +67,8 @@ class DomainChecker:
         # One table for both functions: a schedule keeps the shape var objects, but a custom
         # pass might not, and every key an interval mentions must have a limit.
         self.limits = {**shape_var_limits(original), **shape_var_limits(after)}
-        self.ask = Questions(self.space, self.res, self.limits, original)
+        self.deadline = time.perf_counter() + budget_s if deadline is None else deadline
+        self.ask = Questions(self.space, self.res, self.limits, original, self.deadline)
 
     def groups(self) -> list[tuple[Site, list[Site]]]:
         """Each original block with the blocks of the result that are (pieces of) it."""
@@ -91,7 +98,7 @@ class DomainChecker:
 
     def _inconsistent_original(self, o: Site) -> bool:
         probe = DomainChecker(self.original, self.original, sizes=self.sizes, timeout_ms=self.timeout_ms,
-                              space=self.space)
+                              space=self.space, deadline=self.deadline)
         probe._check_group(o, [o])
         return bool(probe.res.issues or probe.res.unknown)
 
@@ -157,11 +164,12 @@ class DomainChecker:
 
 def check_domains(original: Any, after: Any, *, moved: set[str] = frozenset(), consumers: set[str] = frozenset(),
                   restricted: set[str] = frozenset(), sizes: dict[str, int] | None = None,
-                  timeout_ms: int = 2000) -> DomainResult:
-    """Domain checks of ``after``'s ``main`` against ``original``'s (PrimFuncs or modules)."""
+                  timeout_ms: int = 2000, budget_s: float = DEFAULT_BUDGET_S) -> DomainResult:
+    """Domain checks of ``after``'s ``main`` against ``original``'s (PrimFuncs or modules);
+    ``budget_s``: seconds of Z3 for the whole check, past which the rest is unknown."""
     from tvm import tirx
 
     o = original if isinstance(original, tirx.PrimFunc) else original["main"]
     a = after if isinstance(after, tirx.PrimFunc) else after["main"]
     return DomainChecker(o, a, moved=moved, consumers=consumers, restricted=restricted, sizes=sizes,
-                         timeout_ms=timeout_ms).run()
+                         timeout_ms=timeout_ms, budget_s=budget_s).run()

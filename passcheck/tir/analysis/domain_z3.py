@@ -5,6 +5,7 @@ the replay does not confirm, is ``unknown``."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import z3
@@ -98,10 +99,20 @@ class Questions:
     """The Z3 questions about pieces of original blocks; findings go to ``res``."""
 
     def __init__(self, space: ShapeSpace, res: DomainResult, limits: dict[int, tuple[int, int]],
-                 original: Any) -> None:
+                 original: Any, deadline: float = float("inf")) -> None:
         self.space, self.res, self.limits, self.original = space, res, limits, original
+        # (time.perf_counter) past it, questions not yet asked are unknown: each may take the
+        # solver's timeout, and a fused nest of symbolic extents made every one of them time out
+        # (four 2 s questions per block: the example outran the run's time limit)
+        self.deadline = deadline
 
     def _check(self, s: z3.Solver, what: str, block: str) -> Any:
+        left_ms = int((self.deadline - time.perf_counter()) * 1000)
+        if left_ms <= 0:
+            self.res.unknown.append((block, f"{what}: the domain check's Z3 budget is spent"))
+            return None
+        if left_ms < self.space.timeout_ms:
+            s.set("timeout", left_ms)
         r = s.check()
         if r == z3.unknown:
             self.res.unknown.append((block, f"{what}: Z3 gave up ({s.reason_unknown()})"))
