@@ -231,16 +231,25 @@ class Reference:
     # Output elements the unscheduled kernel never writes (still the pre-fill after a run with
     # either fill): it then has no defined output there.
     unwritten: np.ndarray | None = None
+    # Output elements computed from an intermediate element no store wrote (they change with
+    # what the intermediates were filled with): no defined output there either.
+    uninit: np.ndarray | None = None
     _r64: tuple[np.ndarray, np.ndarray, bool] | None = None
 
     def unwritten_note(self) -> str | None:
-        """What the unscheduled kernel leaves unwritten, or None when it writes every output."""
-        if self.unwritten is None or not self.unwritten.any():
-            return None
-        idx = [int(i) for i in np.argwhere(self.unwritten)[0]]
+        """What the unscheduled kernel leaves unwritten or computes from unwritten
+        intermediates, or None when every output is defined."""
         at = ", ".join(f"{k}={v}" for k, v in shape_var_value(self.spec).items())
-        return (f"the unscheduled kernel leaves {int(self.unwritten.sum())} of {self.unwritten.size} output "
-                f"elements unwritten (e.g. output{idx}){' at ' + at if at else ''}")
+        at = f" at {at}" if at else ""
+        if self.unwritten is not None and self.unwritten.any():
+            idx = [int(i) for i in np.argwhere(self.unwritten)[0]]
+            return (f"the unscheduled kernel leaves {int(self.unwritten.sum())} of {self.unwritten.size} output "
+                    f"elements unwritten (e.g. output{idx}){at}")
+        if self.uninit is not None and self.uninit.any():
+            idx = [int(i) for i in np.argwhere(self.uninit)[0]]
+            return (f"the unscheduled kernel computes {int(self.uninit.sum())} of {self.uninit.size} output "
+                    f"elements from intermediate elements no store wrote (e.g. output{idx}){at}")
+        return None
 
     def _float64(self) -> tuple[np.ndarray, np.ndarray, bool]:
         """(ref64, abs64, approximate), built only when a tolerance comparison needs them."""
@@ -281,7 +290,16 @@ def reference(spec: PrimFuncSpec) -> Reference:
     if unfilled.any():  # written as NaN, or not written at all?
         again = run(mod, ins, out_shape, out_dtype, second_fill=True)
         unwritten = unfilled & (again == _poison((), out_dtype, second=True))
-    return Reference(spec, ins, out32, out_shape, out_dtype, unwritten)
+    # Its intermediates were NaN, which a max or a comparison can hide: with the marker in them
+    # instead, an output that changes was computed from an element no store wrote (a reduction
+    # into an intermediate over an empty axis never runs its init).
+    uninit = None
+    if poison_intermediates(mod) is not None:
+        (marked,) = run_fills(mod, ins, out_shape, out_dtype, (marker(spec),))
+        uninit = ~((marked == out32) | (np.isnan(marked) & np.isnan(out32)))
+        if unwritten is not None:
+            uninit &= ~unwritten
+    return Reference(spec, ins, out32, out_shape, out_dtype, unwritten, uninit)
 
 
 def _reference64(spec: PrimFuncSpec, ins: list[np.ndarray], out32: np.ndarray, out_shape: tuple[int, ...],

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import passcheck.properties.tir_generic as G
 import passcheck.properties.tir_schedule as S
+from known_bug_check import assert_recognised
 from tvm_bug_repros import case_of, example_case, known_violation, rca
 
 from passcheck.tir.kernels import PrimFuncSpec
@@ -242,6 +243,13 @@ def test_pad_einsum_pads_a_loop_shared_with_another_block() -> None:
                    Step("pad_einsum", "right1", (), (("padding", (8,)),)), prefix=1)
     assert "(region)" in known_violation(S.block_access_region_contained, case,
                                          "test_pad_einsum_pads_a_loop_shared_with_another_block")
+    # A block merged with the padded loop (merge, `schedule --examples 2000`): the side branch
+    # runs the padded iterations too, and loads and stores past its [n] buffers.
+    merged = ScheduleExample(PrimFuncSpec("reduce_beside", (1, 7), (("op", "sum"),), "int64", symbolic=True),
+                             (Step("merge", "red", (2,), (("other", "side"),)),
+                              Step("pad_einsum", "red", (), (("padding", (8, 2)),))))
+    for prop in ("bounds_safe_z3", "block_instances_within_domain"):
+        assert_recognised("schedule", prop, merged, "test_pad_einsum_pads_a_loop_shared_with_another_block", ir="tir")
 
 
 def test_loop_partition_drops_the_iterations_its_factors_miss() -> None:
@@ -332,6 +340,20 @@ def test_a_reduction_over_an_empty_axis_leaves_its_output_unwritten() -> None:
     fixed = tir_exec.run_scheduled(spec, case.after)
     assert (fixed == 0).all()  # with the init hoisted, the empty sum is 0
     _relax_sum_kernel_leaves_an_empty_sum_unwritten()
+    _an_intermediate_reduced_over_an_empty_axis_makes_the_output_undefined()
+
+
+def _an_intermediate_reduced_over_an_empty_axis_makes_the_output_undefined() -> None:
+    """The reduction's result is an intermediate the epilogue reads (`schedule --examples 2000`,
+    vectorize of its spatial loop): the output is written, from `red` that nobody wrote. Filled
+    with NaN, `max(red, 0) - 0.25` hid it (-0.25, compared bit for bit with the scheduled kernel's
+    8192.25 from the marker fill: reported as the schedule's wrong values); the marker fill shows
+    the unscheduled kernel's own output changing."""
+    spec = PrimFuncSpec("reduce", (0, 1), (("axes", (0,)), ("op", "sum")), "int32", symbolic=True, epilogue=True)
+    example = ScheduleExample(spec, (Step("vectorize", "red", (0,)),))
+    msg = assert_recognised("schedule", "equivalent_by_execution", example,
+                            "test_a_reduction_over_an_empty_axis_leaves_its_output_unwritten", ir="tir")
+    assert "computes 1 of 1 output elements from intermediate elements no store wrote" in msg
 
 
 def _relax_sum_kernel_leaves_an_empty_sum_unwritten() -> None:

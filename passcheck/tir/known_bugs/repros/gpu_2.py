@@ -228,3 +228,12 @@ keep_repro('test_bind_of_a_producer_loop_leaves_its_consumer_to_every_thread', '
         ),
         prefix=2,
     ), ir="tir")
+
+keep_repro('test_bind_accepts_nested_loops_bound_to_one_thread_axis', 'schedule', 'bounds_safe_z3',
+    ScheduleExample(
+        spec=PrimFuncSpec(kind='elementwise', shape=(1, 1), attrs=(('depth', 1),), symbolic=True, epilogue=True),
+        steps=(
+            Step(prim='bind', block='post', loops=(0,), args=(('thread', 'threadIdx.y'),)),
+            Step(prim='bind', block='post', loops=(1,), args=(('thread', 'threadIdx.y'),)),
+        ),
+    ), ir="tir")

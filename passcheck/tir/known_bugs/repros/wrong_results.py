@@ -378,3 +378,19 @@ keep_repro('test_pad_einsum_pads_a_loop_shared_with_another_block', 'pad_einsum'
         ),
         prefix=1,
     ), ir="tir")
+
+keep_repro('test_a_reduction_over_an_empty_axis_leaves_its_output_unwritten', 'schedule', 'equivalent_by_execution',
+    ScheduleExample(
+        spec=PrimFuncSpec(kind='reduce', shape=(0, 1), attrs=(('axes', (0,)), ('op', 'sum')), symbolic=True,
+                          epilogue=True),
+        steps=(Step(prim='vectorize', block='red', loops=(0,)),),
+    ), ir="tir")
+
+for _prop in ('bounds_safe_z3', 'block_instances_within_domain'):
+    keep_repro('test_pad_einsum_pads_a_loop_shared_with_another_block', 'schedule', _prop,
+        ScheduleExample(
+            spec=PrimFuncSpec(kind='reduce_beside', shape=(1, 7), attrs=(('op', 'sum'),), index_dtype='int64',
+                              symbolic=True),
+            steps=(Step(prim='merge', block='red', loops=(2,), args=(('other', 'side'),)),
+                   Step(prim='pad_einsum', block='red', args=(('padding', (8, 2)),))),
+        ), ir="tir")
