@@ -214,3 +214,34 @@ def test_parallel_of_a_loop_inside_a_parallel_loop_does_not_build() -> None:
     assert "Nested parallel loop is not supported" in known_violation(G.equivalent_by_execution, case)
     # Parallel on the outer loop alone builds and computes the same output.
     G.equivalent_by_execution(example_case("schedule", ScheduleExample(spec, ex.steps[:1])))
+
+
+def test_reindex_of_a_read_at_copy_uses_its_loop_vars_outside_their_loops() -> None:
+    """Found by `schedule --examples 2000` (seed 11; three kinds of finding). read_at makes a
+    copy block whose copy loops are inside the block (`for ax0, ... : X_global[...] = X[...]`);
+    reindex of that block's read (or write) is accepted and makes a block that loads
+    `W[v0 + ax0_1, ax1, ax2, ax3]` with the copy's loop vars, now undefined: verify_well_formed
+    rejects it, and lowered, the copy reads an element nothing wrote."""
+    spec = PrimFuncSpec("matmul", (1, 1), (("n", 1),), "int32", symbolic=True, prologue=True, epilogue=True)
+    read_at = Step("read_at", "pre", (0,), (("buffer", 0), ("scope", "global")))
+    for kind, prop in (("read", "well_formed_before_after"), ("write", "reads_initialised")):
+        ex = ScheduleExample(spec, (read_at, Step("reindex", "pre<0", (), (("kind", kind), ("buffer", 0),
+                                                                          ("by_name", True)))))
+        assert_recognised("schedule", prop, ex, "test_reindex_of_a_read_at_copy_uses_its_loop_vars_outside_their_loops",
+                          ir="tir")
+    # read_at alone is well-formed
+    G.well_formed_before_after(example_case("schedule", ScheduleExample(spec, (read_at,))))
+
+
+def test_vectorize_inside_a_vectorized_loop_does_not_build() -> None:
+    """Found by `schedule --examples 2000` (seed 11): both loops of a nest vectorized. The
+    schedule accepts the second vectorize; the build logs "Detect vectorize inside vectorized
+    loop, ignoring..." and then fails its own check "VectorizeLoop before LiftStorageAlloc" (an
+    InternalError, not a ScheduleError or a skipped annotation)."""
+    spec = PrimFuncSpec("elementwise", (4, 3), (("depth", 1),), "int32")
+    ex = ScheduleExample(spec, (Step("vectorize", "ew0", (0,)), Step("vectorize", "ew0", (1,))))
+    msg = assert_recognised("schedule", "equivalent_by_execution", ex,
+                            "test_vectorize_inside_a_vectorized_loop_does_not_build", ir="tir")
+    assert "VectorizeLoop before LiftStorageAlloc" in msg
+    # the inner loop alone vectorizes and computes the same output
+    G.equivalent_by_execution(example_case("schedule", ScheduleExample(spec, ex.steps[1:])))

@@ -43,6 +43,12 @@ def test_loop_partition_segfaults_on_a_loop_with_two_blocks() -> None:
                          prefix=2)
     assert "SIGSEGV" in engine_recognises("fuse_reduction_epilogue", RAISES, ex,
                                           "test_loop_partition_segfaults_on_a_loop_with_two_blocks")
+    # write_at puts its copy block beside the block, under the same loop (`schedule --examples
+    # 2000`, seed 11): partitioning that loop crashes alike.
+    ex = ScheduleExample(PrimFuncSpec("pad", (2,), (("pads", ((1, 2),)),), "int32"), (
+        Step("write_at", "pad", (2,), (("buffer", 0), ("scope", "global"))),
+        Step("loop_partition", "pad>0", (2,), (("factors", (4, None)), ("preserve_unit_iters", True)))))
+    assert "SIGSEGV" in engine_recognises("schedule", RAISES, ex, "test_loop_partition_segfaults_on_a_loop_with_two_blocks")
 
 
 def test_merge_of_a_loop_with_itself_segfaults() -> None:

@@ -1,7 +1,7 @@
 """Schedule primitives that accept a schedule whose output verify_well_formed, lowering or the build
 then rejects (kept in tests/tir/test_tvm_bugs_build.py)."""
 
-from passcheck.tir.known_bugs.patterns import ILL_FORMED, NOT_BUILT, SCHEDULE, bug, call, violated
+from passcheck.tir.known_bugs.patterns import ILL_FORMED, NOT_BUILT, SCHEDULE, UNINIT, bug, call, violated
 
 FILE = "test_tvm_bugs_build"
 # The GPU build runs the same lowering first: its failure is builds_for_gpu's there.
@@ -64,3 +64,14 @@ bug(FILE, "test_parallel_of_a_loop_inside_a_parallel_loop_does_not_build",
     "parallel of a loop nested in a parallel loop is accepted, then the build fails 'Nested parallel loop'",
     ("parallel", SCHEDULE), EXEC, violated(f"{NOT_BUILT} .*Nested parallel loop is not supported", "parallel",
                                            "parallel"))
+bug(FILE, "test_reindex_of_a_read_at_copy_uses_its_loop_vars_outside_their_loops",
+    "reindex of a read_at copy block (whose copy loops are inside the block) is accepted: the new reindex block "
+    "indexes the source with the copy's loop vars outside their loops (ill-formed; the copy reads nothing written)",
+    ("reindex", SCHEDULE), (*WELL_FORMED, "reads_initialised"),
+    violated(f"{ILL_FORMED}|{UNINIT}", "read_at", call("reindex", first=r"\w+_(?:global|shared|local)\w*")))
+bug(FILE, "test_vectorize_inside_a_vectorized_loop_does_not_build",
+    "vectorize of a loop inside a vectorized loop is accepted; the build warns 'vectorize inside vectorized loop, "
+    "ignoring' and then fails an internal check 'VectorizeLoop before LiftStorageAlloc'",
+    ("vectorize", SCHEDULE), (*EXEC, "builds_for_gpu"),
+    violated(rf"(?:{NOT_BUILT}|building the output of \S+ for \S+ raised) .*VectorizeLoop before LiftStorageAlloc",
+             "vectorize", "vectorize"))

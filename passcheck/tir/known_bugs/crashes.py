@@ -10,8 +10,9 @@ RAISES = ("transformation_does_not_raise",)
 # loop_partition prepares other primitives' examples too, and a crash in a preparatory step is
 # reported under the primitive under test: any subject (the steps say what crashed).
 bug(FILE, "test_loop_partition_segfaults_on_a_loop_with_two_blocks",
-    "loop_partition of a loop holding two blocks (after reverse_compute_at or compute_at): SIGSEGV",
-    (), RAISES, CRASHED, ir=calls("reverse_compute_at|compute_at", "loop_partition"))
+    "loop_partition of a loop holding two blocks (after reverse_compute_at or compute_at, or a read_at/write_at "
+    "copy block beside the block): SIGSEGV",
+    (), RAISES, CRASHED, ir=calls("reverse_compute_at|compute_at|read_at|write_at", "loop_partition"))
 # The routes to one loop merged with itself: two blocks moved into one nest by compute_at, the
 # same two blocks merged a second time, a block's loop merged with its own.
 _MERGE = r"\bmerge\('([^']+)', loops=\[\d+\], other='"

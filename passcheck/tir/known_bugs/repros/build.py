@@ -236,3 +236,18 @@ keep_repro('test_vectorize_of_a_symbolic_loop_does_not_build', 'schedule@cuda:sm
             Step(prim='bind_rest', args=(('threads', 64),)),
         ),
     ), ir="tir")
+
+for _kind, _prop in (('read', 'well_formed_before_after'), ('write', 'reads_initialised')):
+    keep_repro('test_reindex_of_a_read_at_copy_uses_its_loop_vars_outside_their_loops', 'schedule', _prop,
+        ScheduleExample(
+            spec=PrimFuncSpec(kind='matmul', shape=(1, 1), attrs=(('n', 1),), symbolic=True, prologue=True,
+                              epilogue=True),
+            steps=(Step(prim='read_at', block='pre', loops=(0,), args=(('buffer', 0), ('scope', 'global'))),
+                   Step(prim='reindex', block='pre<0', args=(('kind', _kind), ('buffer', 0), ('by_name', True)))),
+        ), ir="tir")
+
+keep_repro('test_vectorize_inside_a_vectorized_loop_does_not_build', 'schedule', 'equivalent_by_execution',
+    ScheduleExample(
+        spec=PrimFuncSpec(kind='elementwise', shape=(4, 3), attrs=(('depth', 1),)),
+        steps=(Step(prim='vectorize', block='ew0', loops=(0,)), Step(prim='vectorize', block='ew0', loops=(1,))),
+    ), ir="tir")

@@ -74,3 +74,13 @@ keep_repro('test_reindex_of_the_copy_block_a_reindex_made_segfaults', 'schedule'
             Step(prim='reindex', block='T_tile<1', args=(('kind', 'read'), ('buffer', 1), ('buffer_as', 'name'))),
         ),
     ), ir="tir")
+
+keep_repro('test_loop_partition_segfaults_on_a_loop_with_two_blocks', 'schedule', 'transformation_does_not_raise',
+    ScheduleExample(
+        spec=PrimFuncSpec(kind='pad', shape=(2,), attrs=(('pads', ((1, 2),)),)),
+        steps=(
+            Step(prim='write_at', block='pad', loops=(2,), args=(('buffer', 0), ('scope', 'global'))),
+            Step(prim='loop_partition', block='pad>0', loops=(2,), args=(('factors', (4, None)),
+                                                                        ('preserve_unit_iters', True))),
+        ),
+    ), ir="tir")
