@@ -183,3 +183,19 @@ def test_reindex_cache_read_after_a_non_dividing_split_drops_the_predicate() -> 
                    prefix=1)
     msg = known_violation(G.bounds_safe_z3, case)
     assert "load matmul[i0_0 * 5 + i0_1, i1] (shape [2, 2]): index 0 evaluates to" in msg, msg
+
+
+def test_fuse_reduction_epilogue_of_pad_einsums_copy_back_writes_past_the_output() -> None:
+    """Found by `schedule --examples 2000` (seed 11). pad_einsum pads a 3 x 5 sum to 4 x 8 and
+    adds `red_pad`, which copies the 4 padded rows back into the 3 of `red`; that copy is an
+    epilogue fuse_reduction_epilogue accepts, and the fused reduction then writes `red[v_i0]`
+    for v_i0 in [0, 4): red[3] is past the buffer."""
+    from known_bug_check import assert_recognised
+
+    spec = PrimFuncSpec("reduce", (3, 5), (("axes", (1,)), ("op", "sum")), "int32", epilogue=True)
+    pad = Step("pad_einsum", "red", (), (("padding", (4, 8)),))
+    ex = ScheduleExample(spec, (pad, Step("fuse_reduction_epilogue", "red", (), (("epilogue", "red>0"),))))
+    msg = assert_recognised("schedule", "bounds_safe_z3", ex,
+                            "test_fuse_reduction_epilogue_of_pad_einsums_copy_back_writes_past_the_output", ir="tir")
+    assert "store red[i0] (shape [3]): index 0 evaluates to 3" in msg
+    G.bounds_safe_z3(example_case("schedule", ScheduleExample(spec, (pad,))))  # the padding alone is safe

@@ -59,3 +59,7 @@ bug(FILE, "test_cache_read_of_a_blockized_padding_copies_the_unguarded_region",
 bug(FILE, "test_blockize_drops_the_predicate_of_the_loop_it_wraps",
     "blockize of a predicated loop (a non-dividing split) loses the predicate: reads X[i, 1..6] of X[:, 0:1]",
     ("blockize", SCHEDULE), BOUNDS, violated(OUT_OF_BOUNDS, SPLIT, "blockize"))
+bug(FILE, "test_fuse_reduction_epilogue_of_pad_einsums_copy_back_writes_past_the_output",
+    "fuse_reduction_epilogue of the block pad_einsum made to copy the padded reduction back: the fused reduction "
+    "writes the unpadded output over the padded domain (red[3] of a 3-element red), instead of a refusal",
+    ("fuse_reduction_epilogue", SCHEDULE), BOUNDS, violated(OUT_OF_BOUNDS, "pad_einsum", "fuse_reduction_epilogue"))

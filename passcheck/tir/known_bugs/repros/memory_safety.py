@@ -242,3 +242,10 @@ keep_repro('test_blockize_drops_the_predicate_of_the_loop_it_wraps', 'schedule@c
             Step(prim='bind_rest', args=(('threads', 4),)),
         ),
     ), ir="tir")
+
+keep_repro('test_fuse_reduction_epilogue_of_pad_einsums_copy_back_writes_past_the_output', 'schedule', 'bounds_safe_z3',
+    ScheduleExample(
+        spec=PrimFuncSpec(kind='reduce', shape=(3, 5), attrs=(('axes', (1,)), ('op', 'sum')), epilogue=True),
+        steps=(Step(prim='pad_einsum', block='red', args=(('padding', (4, 8)),)),
+               Step(prim='fuse_reduction_epilogue', block='red', args=(('epilogue', 'red>0'),))),
+    ), ir="tir")
