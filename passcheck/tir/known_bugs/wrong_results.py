@@ -2,7 +2,16 @@
 times, twice or outside their domain; and TVM's own kernels that leave outputs unwritten (kept
 in tests/tir/test_tvm_bugs_wrong_results.py)."""
 
-from passcheck.tir.known_bugs.patterns import MISSING, OUT_OF_BOUNDS, SCHEDULE, UNINIT, WRONG_VALUES, bug, call, violated
+from passcheck.tir.known_bugs.patterns import (
+    MISSING,
+    OUT_OF_BOUNDS,
+    SCHEDULE,
+    UNINIT,
+    WRONG_VALUES,
+    bug,
+    call,
+    violated,
+)
 
 FILE = "test_tvm_bugs_wrong_results"
 # On a GPU target the same kernels' wrong values show when the kernel as launched is emulated
