@@ -76,6 +76,13 @@ def test_merge_of_a_loop_with_itself_segfaults() -> None:
     twice = ScheduleExample(PrimFuncSpec("elementwise", (3,), (("depth", 2),), "int32"), (
         Step("merge", "ew0", (0,), (("other", "ew1"),)), Step("merge", "ew0", (0,), (("other", "ew1"),))), prefix=1)
     assert "SIGSEGV" in engine_recognises("merge", RAISES, twice, "test_merge_of_a_loop_with_itself_segfaults")
+    # The second merge of three loops (`schedule --examples 2000`, seed 11: pad and pre merged,
+    # then merged again with pad as the third).
+    spec = PrimFuncSpec("pool", (1, 1, 1, 1), (("op", "max"), ("kernel", (3, 1)), ("stride", (2, 1)), ("padding", (1, 0))),
+                        "int32", prologue=True)
+    three = ScheduleExample(spec, (Step("merge", "pool<1", (1,), (("other", "pre"),)),
+                                   Step("merge", "pool<1", (0,), (("other", "pre"), ("third", "pad")))))
+    assert "SIGSEGV" in engine_recognises("schedule", RAISES, three, "test_merge_of_a_loop_with_itself_segfaults")
 
 
 def test_cache_index_after_fusing_unit_loops_segfaults() -> None:

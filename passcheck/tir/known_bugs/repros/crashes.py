@@ -84,3 +84,12 @@ keep_repro('test_loop_partition_segfaults_on_a_loop_with_two_blocks', 'schedule'
                                                                         ('preserve_unit_iters', True))),
         ),
     ), ir="tir")
+
+keep_repro('test_merge_of_a_loop_with_itself_segfaults', 'schedule', 'transformation_does_not_raise',
+    ScheduleExample(
+        spec=PrimFuncSpec(kind='pool', shape=(1, 1, 1, 1),
+                          attrs=(('op', 'max'), ('kernel', (3, 1)), ('stride', (2, 1)), ('padding', (1, 0))),
+                          prologue=True),
+        steps=(Step(prim='merge', block='pool<1', loops=(1,), args=(('other', 'pre'),)),
+               Step(prim='merge', block='pool<1', loops=(0,), args=(('other', 'pre'), ('third', 'pad')))),
+    ), ir="tir")
