@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from passcheck.relax.ops.base import open_for, rate  # noqa: F401  (the budget's rule lives with the draws)
+from passcheck.relax.ops.base import open_for  # (the budget's rule lives with the draws)
 from passcheck.relax.ops.numeric import NO_FLOAT16
 
 # Ops a graph of one dtype draws at a kept bug's budget: they type-check in that dtype but TVM
