@@ -231,6 +231,15 @@ def test_reindex_of_a_read_at_copy_uses_its_loop_vars_outside_their_loops() -> N
                           ir="tir")
     # read_at alone is well-formed
     G.well_formed_before_after(example_case("schedule", ScheduleExample(spec, (read_at,))))
+    # (seed 12) a local copy of a conv's weight, its write reindexed: verify_well_formed misses
+    # it and the build fails "variable ax2 has been used before definition"
+    conv = PrimFuncSpec("conv2d", (1, 1, 1, 1), (("out_channels", 3), ("kernel", (2, 2)), ("stride", (3, 1)),
+                                                 ("dilation", (1, 1)), ("padding", (1, 0))), "int64")
+    ex = ScheduleExample(conv, (Step("read_at", "conv", (1,), (("buffer", 1), ("scope", "local"))),
+                                Step("reindex", "conv<1", (), (("kind", "write"), ("buffer", 0), ("buffer_as", "index")))))
+    msg = assert_recognised("schedule", "equivalent_by_execution", ex,
+                            "test_reindex_of_a_read_at_copy_uses_its_loop_vars_outside_their_loops", ir="tir")
+    assert "used before definition" in msg
 
 
 def test_vectorize_inside_a_vectorized_loop_does_not_build() -> None:

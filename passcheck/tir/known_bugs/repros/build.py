@@ -251,3 +251,11 @@ keep_repro('test_vectorize_inside_a_vectorized_loop_does_not_build', 'schedule',
         spec=PrimFuncSpec(kind='elementwise', shape=(4, 3), attrs=(('depth', 1),)),
         steps=(Step(prim='vectorize', block='ew0', loops=(0,)), Step(prim='vectorize', block='ew0', loops=(1,))),
     ), ir="tir")
+
+keep_repro('test_reindex_of_a_read_at_copy_uses_its_loop_vars_outside_their_loops', 'schedule', 'equivalent_by_execution',
+    ScheduleExample(
+        spec=PrimFuncSpec(kind='conv2d', shape=(1, 1, 1, 1), attrs=(('out_channels', 3), ('kernel', (2, 2)),
+                          ('stride', (3, 1)), ('dilation', (1, 1)), ('padding', (1, 0))), index_dtype='int64'),
+        steps=(Step(prim='read_at', block='conv', loops=(1,), args=(('buffer', 1), ('scope', 'local'))),
+               Step(prim='reindex', block='conv<1', args=(('kind', 'write'), ('buffer', 0), ('buffer_as', 'index')))),
+    ), ir="tir")
