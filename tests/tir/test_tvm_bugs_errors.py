@@ -246,3 +246,22 @@ def test_fuse_of_a_reordered_symbolic_padding_fails_internally() -> None:
     case = case_of("fuse", spec, Step("reorder", "pad", (1, 0, 2)),
                    Step("fuse", "pad", (4,), (("count", 3), ("preserve_unit_iters", True))), prefix=1)
     assert "CanProveDivisible(info.padding_factor, divisor)" in known_violation(G.transformation_does_not_raise, case)
+
+
+def test_blockize_of_an_int64_loop_partition_piece_mixes_index_types() -> None:
+    """Found by `schedule --examples 2000` (seed 12): loop_partition of the 5-long int64 loop of a
+    prologue into [1, 2, rest], then blockize of the second piece's loop with
+    preserve_unit_iters=False: the new outer block's iterator gets an int32 extent for an int64
+    var, and TVM's IterVar constructor fails its check instead of the primitive applying or
+    refusing. (In an int32 kernel the same steps apply.)"""
+    from known_bug_check import assert_recognised
+
+    steps = (Step("loop_partition", "pre", (1,), (("factors", (1, 2)), ("preserve_unit_iters", True),
+                                                  ("factors_as", "expr"))),
+             Step("blockize", "pre%1", (0,), (("preserve_unit_iters", False),)))
+    ex = ScheduleExample(PrimFuncSpec("matmul", (1, 5), (("n", 2),), "int64", prologue=True), steps)
+    msg = assert_recognised("schedule", "transformation_does_not_raise", ex,
+                            "test_blockize_of_an_int64_loop_partition_piece_mixes_index_types", ir="tir")
+    assert "must match its associated Var's dtype (int64)" in msg
+    G.transformation_does_not_raise(example_case("schedule", ScheduleExample(
+        PrimFuncSpec("matmul", (1, 5), (("n", 2),), "int32", prologue=True), steps)))

@@ -291,3 +291,11 @@ keep_repro('test_compute_at_of_a_read_at_copy_raises_a_pattern_match_value_error
         ),
         prefix=1,
     ), ir="tir")
+
+keep_repro('test_blockize_of_an_int64_loop_partition_piece_mixes_index_types', 'schedule', 'transformation_does_not_raise',
+    ScheduleExample(
+        spec=PrimFuncSpec(kind='matmul', shape=(1, 5), attrs=(('n', 2),), index_dtype='int64', prologue=True),
+        steps=(Step(prim='loop_partition', block='pre', loops=(1,),
+                    args=(('factors', (1, 2)), ('preserve_unit_iters', True), ('factors_as', 'expr'))),
+               Step(prim='blockize', block='pre%1', loops=(0,), args=(('preserve_unit_iters', False),))),
+    ), ir="tir")
