@@ -354,6 +354,13 @@ def _an_intermediate_reduced_over_an_empty_axis_makes_the_output_undefined() -> 
     msg = assert_recognised("schedule", "equivalent_by_execution", example,
                             "test_a_reduction_over_an_empty_axis_leaves_its_output_unwritten", ir="tir")
     assert "computes 1 of 1 output elements from intermediate elements no store wrote" in msg
+    # A step that copies the unwritten result (pad_einsum's copy back; `schedule --examples 2000`,
+    # seed 12): the copy reads what nobody wrote, reported with the unscheduled kernel's defect.
+    padded = ScheduleExample(PrimFuncSpec("reduce", (0, 1), (("axes", (0,)), ("op", "max")), "int64"),
+                             (Step("pad_einsum", "red", (), (("padding", (8, 2)),)),))
+    msg = assert_recognised("schedule", "reads_initialised", padded,
+                            "test_a_reduction_over_an_empty_axis_leaves_its_output_unwritten", ir="tir")
+    assert "leaves 1 of 1 output elements unwritten" in msg and "reads red_pad[0]" in msg
 
 
 def _relax_sum_kernel_leaves_an_empty_sum_unwritten() -> None:
