@@ -8,10 +8,11 @@ Triage, TVM's bug or a misuse, is in each docstring.
 from __future__ import annotations
 
 import passcheck.properties.tir_generic as G
+from known_bug_check import assert_recognised
 from tvm_bug_repros import case_of, known_violation
 
 from passcheck.tir.kernels import PrimFuncSpec
-from passcheck.tir.schedule import Step
+from passcheck.tir.schedule import ScheduleExample, Step
 
 RED = PrimFuncSpec("reduce", (4, 3), (("axes", (1,)), ("op", "sum")), "int32")
 
@@ -191,3 +192,25 @@ def test_fuse_reduction_epilogue_of_a_join_reads_the_other_branch_too_early() ->
     case = case_of("fuse_reduction_epilogue", spec, Step("fuse_reduction_epilogue", "red", (), (("epilogue", "join"),)))
     assert "computes different values" in known_violation(G.equivalent_by_execution, case)
     assert "reads side" in known_violation(G.reads_initialised, case)
+
+
+def test_cache_read_after_loop_partition_copies_before_the_last_piece() -> None:
+    """Found by `schedule --examples 2000` (seed 12, through reindex_cache_read). A pooling's batch
+    loop partitioned into pieces of 1 and 1; `post` reads the pooled rows through cache_read. The
+    copy lands after the first piece, whose block declares the whole partition's region, and
+    before the second writes row 1: the copy reads row 1 unwritten, and `post` computes from the
+    marker the buffers are filled with."""
+    spec = PrimFuncSpec("pool", (2, 1, 1, 2), (("op", "max"), ("kernel", (1, 2)), ("stride", (1, 2)),
+                                               ("padding", (0, 0))), "int32", epilogue=True)
+    partition = Step("loop_partition", "pool", (6,), (("factors", (None, 1)), ("preserve_unit_iters", True),
+                                                      ("factors_as", "expr")))
+    for read in (Step("cache_read", "post", (), (("buffer", 0), ("scope", "global"))),
+                 Step("reindex_cache_read", "post", (), (("buffer", 2), ("scope", "local"), ("perm", (1, 3, 0, 2)),
+                                                          ("by_name", True)))):
+        ex = ScheduleExample(spec, (partition, read))
+        assert_recognised("schedule", "reads_initialised", ex,
+                          "test_cache_read_after_loop_partition_copies_before_the_last_piece", ir="tir")
+    ex = ScheduleExample(spec, (partition, Step("cache_read", "post", (), (("buffer", 0), ("scope", "global")))))
+    assert "computes different values" in assert_recognised(
+        "schedule", "equivalent_by_execution", ex, "test_cache_read_after_loop_partition_copies_before_the_last_piece",
+        ir="tir")

@@ -72,6 +72,11 @@ bug(FILE, "test_cache_write_in_a_loop_partition_piece_copies_back_the_whole_part
     "on a GPU the threads race on it",
     ("cache_write", SCHEDULE, "gpu-target"), (*READS, "gpu_emulated_matches_cpu", "gpu_matches_cpu", "gpu_threads_ordered"),
     violated(f"{GARBAGE}|GPU threads race", "loop_partition", "cache_write"))
+bug(FILE, "test_cache_read_after_loop_partition_copies_before_the_last_piece",
+    "cache_read (or reindex_cache_read) of a consumer's read of a partitioned block: the first piece declares the "
+    "whole partition's region, so the copy is placed after it, before the later pieces write their part",
+    ("cache_read", "reindex_cache_read", SCHEDULE), READS,
+    violated(GARBAGE, "loop_partition", "cache_read|reindex_cache_read"))
 bug(FILE, "test_merge_of_a_loop_with_itself_duplicates_the_nest",
     "merge given a loop twice (a block computed at another's loop, merged with it): the nest is duplicated, "
     "verify_well_formed rejects the second definition of its loop vars",

@@ -13,3 +13,15 @@ keep_repro('test_a_reduction_over_an_empty_axis_leaves_its_output_unwritten', 's
         spec=PrimFuncSpec(kind='reduce', shape=(0, 1), attrs=(('axes', (0,)), ('op', 'max')), index_dtype='int64'),
         steps=(Step(prim='pad_einsum', block='red', args=(('padding', (8, 2)),)),),
     ), ir="tir")
+
+_POOL = PrimFuncSpec(kind='pool', shape=(2, 1, 1, 2), attrs=(('op', 'max'), ('kernel', (1, 2)), ('stride', (1, 2)),
+                                                            ('padding', (0, 0))), epilogue=True)
+_PARTITION = Step(prim='loop_partition', block='pool', loops=(6,),
+                  args=(('factors', (None, 1)), ('preserve_unit_iters', True), ('factors_as', 'expr')))
+_CACHE_READ = Step(prim='cache_read', block='post', args=(('buffer', 0), ('scope', 'global')))
+for _read, _prop in ((_CACHE_READ, 'reads_initialised'), (_CACHE_READ, 'equivalent_by_execution'),
+                     (Step(prim='reindex_cache_read', block='post', args=(('buffer', 2), ('scope', 'local'),
+                                                                        ('perm', (1, 3, 0, 2)), ('by_name', True))),
+                      'reads_initialised')):
+    keep_repro('test_cache_read_after_loop_partition_copies_before_the_last_piece', 'schedule', _prop,
+               ScheduleExample(spec=_POOL, steps=(_PARTITION, _read)), ir="tir")
