@@ -156,6 +156,13 @@ def test_merge_of_nests_two_stages_apart_skips_the_stage_between() -> None:
     assert "computes different values" in known_violation(G.equivalent_by_execution, case)
     # The value read was never written: the static check sees the read itself.
     assert "reads memory no store wrote before" in known_violation(G.reads_initialised, case)
+    # rfactor's block merged with a consumer of its write-back (`schedule --examples 2000`, seed
+    # 12): `join` moves ahead of the write-back `red` it reads; a made block is in no input module.
+    spec = PrimFuncSpec("reduce_beside", (1, 1, 1), (("op", "sum"),), "int32")
+    ex = ScheduleExample(spec, (Step("rfactor", "red", (2,), (("factor_axis", 2),)),
+                                Step("merge", "red+rf", (1,), (("other", "join"),))))
+    assert_recognised("schedule", "reads_initialised", ex, "test_merge_of_nests_two_stages_apart_skips_the_stage_between",
+                      ir="tir")
 
 
 def test_pad_einsum_pads_a_max_reduction_with_zeros() -> None:

@@ -25,3 +25,10 @@ for _read, _prop in ((_CACHE_READ, 'reads_initialised'), (_CACHE_READ, 'equivale
                       'reads_initialised')):
     keep_repro('test_cache_read_after_loop_partition_copies_before_the_last_piece', 'schedule', _prop,
                ScheduleExample(spec=_POOL, steps=(_PARTITION, _read)), ir="tir")
+
+keep_repro('test_merge_of_nests_two_stages_apart_skips_the_stage_between', 'schedule', 'reads_initialised',
+    ScheduleExample(
+        spec=PrimFuncSpec(kind='reduce_beside', shape=(1, 1, 1), attrs=(('op', 'sum'),)),
+        steps=(Step(prim='rfactor', block='red', loops=(2,), args=(('factor_axis', 2),)),
+               Step(prim='merge', block='red+rf', loops=(1,), args=(('other', 'join'),))),
+    ), ir="tir")
