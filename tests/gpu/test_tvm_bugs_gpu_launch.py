@@ -278,3 +278,19 @@ def test_rfactor_of_a_predicated_thread_bound_reduction_is_not_lowered_across_th
     msg = assert_recognised("schedule@cuda:sm_90", "gpu_no_lost_updates", RF,
                             "test_rfactor_of_a_predicated_thread_bound_reduction_is_not_lowered_across_threads", ir="tir")
     assert "matmul.rf[i * 16 + j] is read-modified-written at once by two threads" in msg
+
+
+def test_nested_bindings_of_one_thread_axis_on_the_cpu() -> None:
+    """The same bug in a schedule drawn for the CPU (`schedule --examples 2000 --seed 11`): both
+    loops of a symbolic [n, 1] kernel bound to threadIdx.y. Lowered, one threadIdx.y of the
+    larger extent (1) runs the body with no guard, so at n = 0 it loads and stores row 0 of
+    empty buffers."""
+    from passcheck.tir.kernels import PrimFuncSpec
+    from passcheck.tir.schedule import ScheduleExample, Step
+
+    spec = PrimFuncSpec("elementwise", (1, 1), (("depth", 1),), "int32", symbolic=True, epilogue=True)
+    example = ScheduleExample(spec, (Step("bind", "post", (0,), (("thread", "threadIdx.y"),)),
+                                     Step("bind", "post", (1,), (("thread", "threadIdx.y"),))))
+    msg = assert_recognised("schedule", "bounds_safe_z3", example,
+                            "test_bind_accepts_nested_loops_bound_to_one_thread_axis", ir="tir")
+    assert "at n=0" in msg
