@@ -265,3 +265,10 @@ def test_blockize_of_an_int64_loop_partition_piece_mixes_index_types() -> None:
     assert "must match its associated Var's dtype (int64)" in msg
     G.transformation_does_not_raise(example_case("schedule", ScheduleExample(
         PrimFuncSpec("matmul", (1, 5), (("n", 2),), "int32", prologue=True), steps)))
+    # tensorize blockizes the loop it is given: the same (seed 12, the rerun after the triage)
+    ex = ScheduleExample(PrimFuncSpec("pad", (1, 1), (("pads", ((2, 3), (1, 0))),), "int64", epilogue=True,
+                                      epilogue_op="bias"),
+                         (Step("loop_partition", "post", (0,), (("factors", (None, 3)), ("preserve_unit_iters", True))),
+                          Step("tensorize", "post%1", (0,), (("k", 4), ("preserve_unit_iters", False)))))
+    assert_recognised("schedule", "transformation_does_not_raise", ex,
+                      "test_blockize_of_an_int64_loop_partition_piece_mixes_index_types", ir="tir")

@@ -299,3 +299,12 @@ keep_repro('test_blockize_of_an_int64_loop_partition_piece_mixes_index_types', '
                     args=(('factors', (1, 2)), ('preserve_unit_iters', True), ('factors_as', 'expr'))),
                Step(prim='blockize', block='pre%1', loops=(0,), args=(('preserve_unit_iters', False),))),
     ), ir="tir")
+
+keep_repro('test_blockize_of_an_int64_loop_partition_piece_mixes_index_types', 'schedule', 'transformation_does_not_raise',
+    ScheduleExample(
+        spec=PrimFuncSpec(kind='pad', shape=(1, 1), attrs=(('pads', ((2, 3), (1, 0))),), index_dtype='int64',
+                          epilogue=True, epilogue_op='bias'),
+        steps=(Step(prim='loop_partition', block='post', loops=(0,),
+                    args=(('factors', (None, 3)), ('preserve_unit_iters', True))),
+               Step(prim='tensorize', block='post%1', loops=(0,), args=(('k', 4), ('preserve_unit_iters', False)))),
+    ), ir="tir")
