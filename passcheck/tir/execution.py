@@ -34,6 +34,7 @@ from passcheck.core.rounding import UNIT_ROUNDOFF
 from passcheck.tir.analysis.concrete import Evaluator, key
 from passcheck.tir.fills import _out_fill, _poison, _with_fill_param, marker, poison_intermediates
 from passcheck.tir.kernels import PrimFuncSpec, build_primfunc, input_arrays, kind_of, shape_var_value
+from passcheck.tir.lowering import lower_to_loops
 
 U32 = UNIT_ROUNDOFF["float32"]
 
@@ -178,19 +179,23 @@ def reference(spec: PrimFuncSpec) -> Reference:
     ins = input_arrays(spec, [s for s, _ in shapes[:-1]])
     out_shape, out_dtype = shapes[-1]
     mod = tvm.IRModule({"main": f32})
-    out32 = run(mod, ins, out_shape, out_dtype)
+    try:  # lowered once for every run below (None: each run then builds ``mod`` as it is)
+        lowered = lower_to_loops(mod)
+    except Exception:  # noqa: BLE001
+        lowered = None
+    out32 = run(mod, ins, out_shape, out_dtype, lowered)
     first = _poison((), out_dtype)
     unfilled = np.isnan(out32) if np.isnan(first) else out32 == first
     unwritten = None
     if unfilled.any():  # written as NaN, or not written at all?
-        again = run(mod, ins, out_shape, out_dtype, second_fill=True)
+        again = run(mod, ins, out_shape, out_dtype, lowered, second_fill=True)
         unwritten = unfilled & (again == _poison((), out_dtype, second=True))
     # Its intermediates were NaN, which a max or a comparison can hide: with the marker in them
     # instead, an output that changes was computed from an element no store wrote (a reduction
     # into an intermediate over an empty axis never runs its init).
     uninit = None
-    if poison_intermediates(mod) is not None:
-        (marked,) = run_fills(mod, ins, out_shape, out_dtype, (marker(spec),))
+    if lowered is not None and poison_intermediates(mod, lowered) is not None:
+        (marked,) = run_fills(mod, ins, out_shape, out_dtype, (marker(spec),), lowered)
         uninit = ~((marked == out32) | (np.isnan(marked) & np.isnan(out32)))
         if unwritten is not None:
             uninit &= ~unwritten
