@@ -12,7 +12,7 @@ from pathlib import Path
 SCRIPT = textwrap.dedent('''
     import sys
     from hypothesis import given, seed, settings, strategies as st
-    from passcheck.core.draws import seed_only
+    from passcheck.core.draws import examples_of, seed_only
 
     def stream():
         out = []
@@ -29,13 +29,16 @@ SCRIPT = textwrap.dedent('''
     with seed_only():
         pinned_before = stream()
     unpinned_before = stream()
+    helper_before = examples_of(st.integers(0, 10**6), 300, seed=7)
     sys.path.insert(0, sys.argv[1])
     import many_constants  # noqa: F401  (a local module: its literals join Hypothesis's pool)
     with seed_only():
         pinned_after = stream()
     unpinned_after = stream()
+    helper_after = examples_of(st.integers(0, 10**6), 300, seed=7)
     print("unpinned-same" if unpinned_before == unpinned_after else "unpinned-differs")
     print("pinned-same" if pinned_before == pinned_after else "pinned-differs")
+    print("helper-same" if helper_before == helper_after else "helper-differs")
 ''')
 
 
@@ -44,4 +47,4 @@ def test_a_seeded_stream_ignores_modules_imported_in_between(tmp_path: Path) -> 
     (tmp_path / "many_constants.py").write_text(f"VALUES = [{lits}]\n")
     out = subprocess.run([sys.executable, "-c", SCRIPT, str(tmp_path)], capture_output=True, text=True,
                          timeout=300, check=True).stdout.split()
-    assert out == ["unpinned-differs", "pinned-same"], out
+    assert out == ["unpinned-differs", "pinned-same", "helper-same"], out

@@ -59,7 +59,9 @@ def seed_only() -> Iterator[None]:
 
 def examples_of(strategy: Any, n: int, seed: int = 0) -> list[Any]:
     """``n`` examples of ``strategy`` at ``seed``, drawn only (Hypothesis's generate phase, no
-    database): what `passcheck list --forms`, the planted-bug tests and the benchmarks look at."""
+    database): what `passcheck list --forms`, the planted-bug tests and the benchmarks look at.
+    Pinned like a run's draws (``seed_only``), so `list --forms --seed N` shows what a run at N
+    draws whatever the process imported before."""
     from hypothesis import HealthCheck, given, settings
 
     out: list[Any] = []
@@ -71,5 +73,6 @@ def examples_of(strategy: Any, n: int, seed: int = 0) -> list[Any]:
         out.append(example)
 
     setattr(draw, "_hypothesis_internal_use_seed", seed)  # noqa: B010 - Hypothesis reads it
-    draw()
+    with seed_only():
+        draw()
     return out
