@@ -254,3 +254,20 @@ def test_vectorize_inside_a_vectorized_loop_does_not_build() -> None:
     assert "VectorizeLoop before LiftStorageAlloc" in msg
     # the inner loop alone vectorizes and computes the same output
     G.equivalent_by_execution(example_case("schedule", ScheduleExample(spec, ex.steps[1:])))
+
+
+def test_reverse_compute_inline_of_one_of_two_consumers_drops_the_shared_buffer() -> None:
+    """Found by `schedule --examples 500` (seed 32333). In the fanout kernel `shared` is read by
+    `use0` and `use1`; reverse_compute_inline('use1') is accepted (TVM's NonSingleProducerError
+    says the producer must have "only a single consumer" but nothing checks it): `shared`'s block
+    now writes `max(X * 2, 0)` into `use1`, the `shared` allocation is gone, and `use0` still reads
+    it. verify_well_formed rejects the result; the build fails "Buffer shared is used before its
+    definition"."""
+    spec = PrimFuncSpec("fanout", (1, 1), (), "int64")
+    ex = ScheduleExample(spec, (Step("reverse_compute_inline", "use1"),))
+    name = "test_reverse_compute_inline_of_one_of_two_consumers_drops_the_shared_buffer"
+    assert_recognised("schedule", "well_formed_before_after", ex, name, ir="tir")
+    msg = assert_recognised("schedule", "equivalent_by_execution", ex, name, ir="tir")
+    assert "Buffer shared is used before its definition" in msg
+    # inlined into both consumers instead (compute_inline of the producer), the kernel is fine
+    G.equivalent_by_execution(example_case("schedule", ScheduleExample(spec, (Step("compute_inline", "shared"),))))

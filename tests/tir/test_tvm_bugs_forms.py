@@ -192,6 +192,12 @@ def test_fuse_reduction_epilogue_of_a_join_reads_the_other_branch_too_early() ->
     case = case_of("fuse_reduction_epilogue", spec, Step("fuse_reduction_epilogue", "red", (), (("epilogue", "join"),)))
     assert "computes different values" in known_violation(G.equivalent_by_execution, case)
     assert "reads side" in known_violation(G.reads_initialised, case)
+    # Found by `schedule --examples 500` (seed 32333): the epilogue named by reference ('red>0',
+    # red's first consumer: join) is the same bug.
+    ex = ScheduleExample(PrimFuncSpec("reduce_beside", (1, 1, 1), (("op", "sum"),), "int64"),
+                         (Step("fuse_reduction_epilogue", "red", (), (("epilogue", "red>0"),)),))
+    assert_recognised("schedule", "reads_initialised", ex,
+                      "test_fuse_reduction_epilogue_of_a_join_reads_the_other_branch_too_early", ir="tir")
 
 
 def test_cache_read_after_loop_partition_copies_before_the_last_piece() -> None:

@@ -76,3 +76,12 @@ bug(FILE, "test_vectorize_inside_a_vectorized_loop_does_not_build",
     ("vectorize", SCHEDULE), (*EXEC, "builds_for_gpu"),
     violated(rf"(?:{NOT_BUILT}|building the output of \S+ for \S+ raised) .*VectorizeLoop before LiftStorageAlloc",
              "vectorize", "vectorize"))
+bug(FILE, "test_reverse_compute_inline_of_one_of_two_consumers_drops_the_shared_buffer",
+    "reverse_compute_inline of a consumer whose producer has another consumer is accepted (its own error text asks "
+    "for 'a producer who has only a single consumer', which it never checks): the producer now writes the "
+    "inlined consumer's buffer, the other consumer reads the dropped buffer (ill-formed; 'used before its "
+    "definition' when built)",
+    ("reverse_compute_inline", SCHEDULE), (*WELL_FORMED, *EXEC),
+    violated(rf"{ILL_FORMED}|(?:{NOT_BUILT}|{LOWERING}) .*is used before its definition", "reverse_compute_inline"),
+    # the printer declares the dropped buffer inside the block that still reads it
+    ir=r"\n\s+\w+ = T\.Buffer\(")

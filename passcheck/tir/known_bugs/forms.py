@@ -93,6 +93,8 @@ bug(FILE, "test_fuse_reduction_epilogue_of_a_join_reads_the_other_branch_too_ear
     "fuse_reduction_epilogue of an epilogue that also reads a block computed after the reduction (a join of two "
     "branches): the fused reduction reads that block before it is computed",
     ("fuse_reduction_epilogue", SCHEDULE), READS, violated(GARBAGE, "fuse_reduction_epilogue"),
-    # the epilogue (a block reading two regions) is the one the step names
+    # the epilogue (a block reading two regions) is the one the step names, or (named by reference,
+    # 'red>0') the fused reduction's init reads an intermediate
     ir=r'T\.sblock\("(\w+)"\)(?:(?!T\.sblock\().)*?T\.reads\([^\n]*\], \w+\[.*'
-       r"\bfuse_reduction_epilogue\('\w+', epilogue='\1'")
+       r"\bfuse_reduction_epilogue\('\w+', epilogue='\1'"
+       r"|\n\s+(\w+) = T\.sblock_alloc_buffer\(.*T\.init\(\):\s*\n\s*\w+\[[^\n]*\] = [^\n]*\b\2\[")

@@ -259,3 +259,10 @@ keep_repro('test_reindex_of_a_read_at_copy_uses_its_loop_vars_outside_their_loop
         steps=(Step(prim='read_at', block='conv', loops=(1,), args=(('buffer', 1), ('scope', 'local'))),
                Step(prim='reindex', block='conv<1', args=(('kind', 'write'), ('buffer', 0), ('buffer_as', 'index')))),
     ), ir="tir")
+
+for _prop in ('well_formed_before_after', 'equivalent_by_execution'):
+    keep_repro('test_reverse_compute_inline_of_one_of_two_consumers_drops_the_shared_buffer', 'schedule', _prop,
+        ScheduleExample(
+            spec=PrimFuncSpec(kind='fanout', shape=(1, 1), attrs=(), index_dtype='int64'),
+            steps=(Step(prim='reverse_compute_inline', block='use1'),),
+        ), ir="tir")

@@ -33,3 +33,10 @@ keep_repro('test_cache_write_in_a_loop_partition_piece_copies_back_the_whole_par
         ),
         prefix=2,
     ), ir="tir")
+
+# the epilogue named by reference (the reduction's first consumer, 'red>0')
+keep_repro('test_fuse_reduction_epilogue_of_a_join_reads_the_other_branch_too_early', 'schedule', 'reads_initialised',
+    ScheduleExample(
+        spec=PrimFuncSpec(kind='reduce_beside', shape=(1, 1, 1), attrs=(('op', 'sum'),), index_dtype='int64'),
+        steps=(Step(prim='fuse_reduction_epilogue', block='red', args=(('epilogue', 'red>0'),)),),
+    ), ir="tir")
