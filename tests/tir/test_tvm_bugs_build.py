@@ -199,6 +199,13 @@ def test_reverse_compute_inline_after_write_at_does_not_lower() -> None:
         ex = ScheduleExample(spec=spec, steps=(Step("write_at", "pre", (1,), (("buffer", 0), ("scope", "global"))),
                                                Step("reverse_compute_inline", "bcast")))
         assert "Multiple buffer read" in known_violation(G.well_formed_before_after, example_case("schedule", ex))
+    # Found by `schedule --examples 800` (seed 41): the same after read_at, bcast inlined into the
+    # copy block of its operand Y (the copy's loops inside the block)
+    read_at = Step("read_at", "bcast", (0,), (("buffer", 1), ("scope", "local")))
+    ex = ScheduleExample(PrimFuncSpec("broadcast", (3,), (("bdims", (False,)),)),
+                         (read_at, Step("reverse_compute_inline", "bcast")))
+    assert "Multiple buffer read" in known_violation(G.well_formed_before_after, example_case("schedule", ex))
+    G.well_formed_before_after(example_case("schedule", ScheduleExample(ex.spec, (read_at,))))
 
 
 def test_parallel_of_a_loop_inside_a_parallel_loop_does_not_build() -> None:

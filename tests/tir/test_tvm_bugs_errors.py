@@ -272,3 +272,18 @@ def test_blockize_of_an_int64_loop_partition_piece_mixes_index_types() -> None:
                           Step("tensorize", "post%1", (0,), (("k", 4), ("preserve_unit_iters", False)))))
     assert_recognised("schedule", "transformation_does_not_raise", ex,
                       "test_blockize_of_an_int64_loop_partition_piece_mixes_index_types", ir="tir")
+
+
+def test_reverse_compute_inline_into_a_read_at_copy_of_a_broadcast_read_fails_internally() -> None:
+    """Found by `schedule --examples 800` (seed 41): `bcast = X[i] * Y[0]`; read_at copies Y's one
+    element under the i loop into a block with no iterators, then reverse_compute_inline of bcast
+    into that copy raises InternalError "Cannot dispatch a null expression" (the consumer's
+    index maps onto no producer iterator) instead of refusing with a ScheduleError."""
+    from known_bug_check import assert_recognised
+
+    read_at = Step("read_at", "bcast", (0,), (("buffer", 1), ("scope", "local")))
+    ex = ScheduleExample(PrimFuncSpec("broadcast", (3,), (("bdims", (True,)),)),
+                         (read_at, Step("reverse_compute_inline", "bcast")))
+    assert_recognised("schedule", "transformation_does_not_raise", ex,
+                      "test_reverse_compute_inline_into_a_read_at_copy_of_a_broadcast_read_fails_internally", ir="tir")
+    G.transformation_does_not_raise(example_case("schedule", ScheduleExample(ex.spec, (read_at,))))

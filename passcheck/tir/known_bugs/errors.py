@@ -1,7 +1,7 @@
 """Schedule primitives that raise something other than a ScheduleError where they should refuse the
 schedule or apply it (kept in tests/tir/test_tvm_bugs_errors.py)."""
 
-from passcheck.tir.known_bugs.patterns import SCHEDULE, bug, raised
+from passcheck.tir.known_bugs.patterns import SCHEDULE, bug, call, raised
 
 FILE = "test_tvm_bugs_errors"
 RAISES = ("transformation_does_not_raise",)
@@ -75,3 +75,9 @@ bug(FILE, "test_blockize_of_an_int64_loop_partition_piece_mixes_index_types",
     "associated Var's dtype (int64)'",
     ("blockize", "tensorize", SCHEDULE), RAISES,
     raised("blockize|tensorize", r"extent of an IterVar \(int32\) must match its associated Var's dtype \(int64\)"))
+bug(FILE, "test_reverse_compute_inline_into_a_read_at_copy_of_a_broadcast_read_fails_internally",
+    "reverse_compute_inline of a broadcast into the read_at copy of its broadcast (one-element) operand: "
+    "InternalError 'Cannot dispatch a null expression' instead of refusing",
+    ("reverse_compute_inline", SCHEDULE), RAISES,
+    r"raised \w+: .*?Cannot dispatch a null expression.*" + call("read_at")
+    + r".*\breverse_compute_inline\([^\n]*# raised \w+")

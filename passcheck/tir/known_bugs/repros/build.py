@@ -266,3 +266,11 @@ for _prop in ('well_formed_before_after', 'equivalent_by_execution'):
             spec=PrimFuncSpec(kind='fanout', shape=(1, 1), attrs=(), index_dtype='int64'),
             steps=(Step(prim='reverse_compute_inline', block='use1'),),
         ), ir="tir")
+
+# the consumer of a read_at copy block (the copy's loops inside it) inlined into the copy
+keep_repro('test_reverse_compute_inline_after_write_at_does_not_lower', 'schedule', 'well_formed_before_after',
+    ScheduleExample(
+        spec=PrimFuncSpec(kind='broadcast', shape=(3,), attrs=(('bdims', (False,)),)),
+        steps=(Step(prim='read_at', block='bcast', loops=(0,), args=(('buffer', 1), ('scope', 'local'))),
+               Step(prim='reverse_compute_inline', block='bcast')),
+    ), ir="tir")

@@ -308,3 +308,11 @@ keep_repro('test_blockize_of_an_int64_loop_partition_piece_mixes_index_types', '
                     args=(('factors', (None, 3)), ('preserve_unit_iters', True))),
                Step(prim='tensorize', block='post%1', loops=(0,), args=(('k', 4), ('preserve_unit_iters', False)))),
     ), ir="tir")
+
+keep_repro('test_reverse_compute_inline_into_a_read_at_copy_of_a_broadcast_read_fails_internally', 'schedule',
+           'transformation_does_not_raise',
+    ScheduleExample(
+        spec=PrimFuncSpec(kind='broadcast', shape=(3,), attrs=(('bdims', (True,)),)),
+        steps=(Step(prim='read_at', block='bcast', loops=(0,), args=(('buffer', 1), ('scope', 'local'))),
+               Step(prim='reverse_compute_inline', block='bcast')),
+    ), ir="tir")
