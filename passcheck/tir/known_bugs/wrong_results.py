@@ -42,8 +42,10 @@ bug(FILE, "test_reverse_compute_at_of_a_reshape_computes_half_the_consumer",
 bug(FILE, "test_vectorize_shares_a_compacted_intermediate_between_lanes",
     "vectorize of a loop that holds an intermediate's producer and consumer (one moved under the other's "
     "loop, or write_at/read_at's copy placed there): the compacted 1-element intermediate is shared by all lanes",
-    ("vectorize", SCHEDULE), EXEC, violated(WRONG_VALUES, "reverse_compute_at|compute_at|write_at|read_at",
-                                            "vectorize"))
+    ("vectorize", SCHEDULE), EXEC,
+    # the copy placed in a loop vectorized before or after
+    "(?:" + violated(WRONG_VALUES, "reverse_compute_at|compute_at|write_at|read_at", "vectorize") + ")|(?:"
+    + violated(WRONG_VALUES, "vectorize", "read_at|write_at") + ")")
 bug(FILE, "test_reindex_write_after_reverse_compute_at_copies_back_too_late",
     "reindex of a write after reverse_compute_at: the copy back runs after the consumer already read the buffer",
     ("reindex", SCHEDULE), READS, violated(GARBAGE, "reverse_compute_at", call("reindex", "'write'")))
@@ -127,7 +129,7 @@ bug(FILE, "test_decompose_padding_after_compute_at_reads_the_producer_too_early"
     "InternalError in_bound_filling_pos)",
     ("decompose_padding", SCHEDULE), (*READS, "transformation_does_not_raise"),
     f"(?:{violated(GARBAGE, 'compute_at', 'decompose_padding')})|in_bound_filling_pos\\.defined\\(\\)")
-bug(FILE, "test_a_reduction_over_an_empty_axis_leaves_its_output_unwritten",
+bug(f"{FILE}_2", "test_a_reduction_over_an_empty_axis_leaves_its_output_unwritten",
     "a TE/TOPI reduction over an axis of extent 0 never runs its init (it runs at the first reduction "
     "iteration): the output is left unwritten, not 0 or -inf (Relax R.sum too), or an intermediate is, and "
     "the output is computed from it",

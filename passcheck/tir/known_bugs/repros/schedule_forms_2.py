@@ -40,3 +40,20 @@ keep_repro('test_fuse_reduction_epilogue_of_a_join_reads_the_other_branch_too_ea
         spec=PrimFuncSpec(kind='reduce_beside', shape=(1, 1, 1), attrs=(('op', 'sum'),), index_dtype='int64'),
         steps=(Step(prim='fuse_reduction_epilogue', block='red', args=(('epilogue', 'red>0'),)),),
     ), ir="tir")
+
+# read_at's copy placed in a loop vectorized before it (the kept order is the other way round)
+keep_repro('test_vectorize_shares_a_compacted_intermediate_between_lanes', 'schedule', 'equivalent_by_execution',
+    ScheduleExample(
+        spec=PrimFuncSpec(kind='reduce_beside', shape=(2, 1), attrs=(('op', 'sum'),), index_dtype='int64'),
+        steps=(Step(prim='reindex', block='side', args=(('kind', 'read'), ('buffer', 2), ('by_name', True))),
+               Step(prim='vectorize', block='side<2', loops=(0,)),
+               Step(prim='read_at', block='side<2', loops=(0,), args=(('buffer', 0), ('scope', 'local')))),
+    ), ir="tir")
+
+keep_repro('test_vectorize_shares_a_compacted_intermediate_between_lanes', 'schedule', 'equivalent_by_execution',
+    ScheduleExample(
+        spec=PrimFuncSpec(kind='reduce_beside', shape=(2, 1), attrs=(('op', 'sum'),), index_dtype='int64'),
+        steps=(Step(prim='reindex', block='side', args=(('kind', 'read'), ('buffer', 2), ('by_name', True))),
+               Step(prim='read_at', block='side<2', loops=(0,), args=(('buffer', 0), ('scope', 'local'))),
+               Step(prim='vectorize', block='side<2', loops=(0,))),
+    ), ir="tir")

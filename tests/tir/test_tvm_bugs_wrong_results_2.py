@@ -1,0 +1,85 @@
+"""TVM 0.27 kernels that compute wrong values (continued): found once symbolic extents run at 0
+(an empty input).
+
+Expected findings: see tvm_bug_repros.py for what these tests promise, TVM_BUGS.md for the list.
+"""
+
+from __future__ import annotations
+
+import passcheck.properties.tir_generic as G
+from known_bug_check import assert_recognised
+from tvm_bug_repros import case_of, known_violation
+
+from passcheck.tir.kernels import PrimFuncSpec
+from passcheck.tir.schedule import ScheduleExample, Step
+
+
+def test_a_reduction_over_an_empty_axis_leaves_its_output_unwritten() -> None:
+    """A TE (or TOPI/LegalizeOps) reduction lowers to a block whose ``T.init()`` runs at the
+    first iteration of the reduction loop: over an empty axis (n = 0) there is none, so the
+    output is never written -- not 0 for a sum, not -inf for a max. Relax's ``R.sum(x, axis=0)``
+    of an (n, 3) tensor returns uninitialised memory at n = 0 the same way. decompose_reduction,
+    which hoists the init out of the reduction loop, gives the right zeros. passcheck reports it
+    under equivalent_by_execution (the unscheduled kernel has no defined output to compare with)."""
+    import numpy as np
+
+    from passcheck.tir import execution as tir_exec
+
+    for op in ("sum", "max"):
+        spec = PrimFuncSpec("reduce", (0, 3), (("axes", (0,)), ("op", op)), "int32", symbolic=True)
+        ref = tir_exec.reference(spec)
+        assert ref.unwritten is not None and ref.unwritten.all() and np.isnan(ref.out32).all()
+    spec = PrimFuncSpec("legalized", (0, 3), (("op", "sum"), ("axes", (0,))), "int64", symbolic=True)
+    assert tir_exec.reference(spec).unwritten.all()
+    case = case_of("decompose_reduction", spec, Step("decompose_reduction", "x_red", (0,)))
+    assert "the unscheduled kernel leaves 3 of 3 output elements unwritten (e.g. output[0]) at n=0" in known_violation(
+        G.equivalent_by_execution, case)
+    G.bounds_safe_z3(case)
+    fixed = tir_exec.run_scheduled(spec, case.after)
+    assert (fixed == 0).all()  # with the init hoisted, the empty sum is 0
+    _relax_sum_kernel_leaves_an_empty_sum_unwritten()
+    _an_intermediate_reduced_over_an_empty_axis_makes_the_output_undefined()
+
+
+def _an_intermediate_reduced_over_an_empty_axis_makes_the_output_undefined() -> None:
+    """The reduction's result is an intermediate the epilogue reads (`schedule --examples 2000`,
+    vectorize of its spatial loop): the output is written, from `red` that nobody wrote. Filled
+    with NaN, `max(red, 0) - 0.25` hid it (-0.25, compared bit for bit with the scheduled kernel's
+    8192.25 from the marker fill: reported as the schedule's wrong values); the marker fill shows
+    the unscheduled kernel's own output changing."""
+    spec = PrimFuncSpec("reduce", (0, 1), (("axes", (0,)), ("op", "sum")), "int32", symbolic=True, epilogue=True)
+    example = ScheduleExample(spec, (Step("vectorize", "red", (0,)),))
+    msg = assert_recognised("schedule", "equivalent_by_execution", example,
+                            "test_a_reduction_over_an_empty_axis_leaves_its_output_unwritten", ir="tir")
+    assert "computes 1 of 1 output elements from intermediate elements no store wrote" in msg
+    # A step that copies the unwritten result (pad_einsum's copy back; `schedule --examples 2000`,
+    # seed 12): the copy reads what nobody wrote, reported with the unscheduled kernel's defect.
+    padded = ScheduleExample(PrimFuncSpec("reduce", (0, 1), (("axes", (0,)), ("op", "max")), "int64"),
+                             (Step("pad_einsum", "red", (), (("padding", (8, 2)),)),))
+    msg = assert_recognised("schedule", "reads_initialised", padded,
+                            "test_a_reduction_over_an_empty_axis_leaves_its_output_unwritten", ir="tir")
+    assert "leaves 1 of 1 output elements unwritten" in msg and "reads red_pad[0]" in msg
+
+
+def _relax_sum_kernel_leaves_an_empty_sum_unwritten() -> None:
+    """The same bug end to end: the legalized ``R.sum`` kernel, called with a NaN-filled output
+    buffer, leaves it NaN at n = 0 (in the VM the output is whatever memory it allocated)."""
+    import numpy as np
+    import tvm
+    from tvm import relax, tirx
+    from tvm.relax import op as R
+
+    bb = relax.BlockBuilder()
+    x = relax.Var("x", relax.TensorType((tirx.Var("n", "int64"), 3), "float32"))
+    with bb.function("main", [x]):
+        with bb.dataflow():
+            out = bb.emit_output(R.sum(x, axis=[0]))
+        bb.emit_func_output(out)
+    legal = relax.transform.LegalizeOps()(bb.get())
+    func = next(f for f in legal.functions.values() if isinstance(f, tirx.PrimFunc))
+    lib = tvm.compile(tvm.IRModule({"main": func.with_attr("global_symbol", "main")}), target="llvm")
+    y = tvm.runtime.tensor(np.full((3,), np.nan, "float32"))
+    lib["main"](tvm.runtime.tensor(np.zeros((0, 3), "float32")), y)
+    assert np.isnan(y.numpy()).all()  # numpy's sum over an empty axis is 0
+    lib["main"](tvm.runtime.tensor(np.ones((2, 3), "float32")), y)
+    assert (y.numpy() == 2).all()
