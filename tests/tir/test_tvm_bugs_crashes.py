@@ -83,6 +83,12 @@ def test_merge_of_a_loop_with_itself_segfaults() -> None:
     three = ScheduleExample(spec, (Step("merge", "pool<1", (1,), (("other", "pre"),)),
                                    Step("merge", "pool<1", (0,), (("other", "pre"), ("third", "pad")))))
     assert "SIGSEGV" in engine_recognises("schedule", RAISES, three, "test_merge_of_a_loop_with_itself_segfaults")
+    # read_at's copy block sits in the nest of the block it copies for; merging the two is merging
+    # a loop with itself (`schedule --examples 800`, seed 41)
+    spec = PrimFuncSpec("broadcast", (1, 1), (("bdims", (False, False)),), "int32", prologue=True)
+    copy = ScheduleExample(spec, (Step("read_at", "pre", (7,), (("buffer", 2), ("scope", "global"))),
+                                  Step("merge", "pre<2", (0,), (("other", "pre"),))))
+    assert "SIGSEGV" in engine_recognises("schedule", RAISES, copy, "test_merge_of_a_loop_with_itself_segfaults")
 
 
 def test_cache_index_after_fusing_unit_loops_segfaults() -> None:

@@ -93,3 +93,11 @@ keep_repro('test_merge_of_a_loop_with_itself_segfaults', 'schedule', 'transforma
         steps=(Step(prim='merge', block='pool<1', loops=(1,), args=(('other', 'pre'),)),
                Step(prim='merge', block='pool<1', loops=(0,), args=(('other', 'pre'), ('third', 'pad')))),
     ), ir="tir")
+
+# read_at's copy block merged with the block it copies for (one nest already)
+keep_repro('test_merge_of_a_loop_with_itself_segfaults', 'schedule', 'transformation_does_not_raise',
+    ScheduleExample(
+        spec=PrimFuncSpec(kind='broadcast', shape=(1, 1), attrs=(('bdims', (False, False)),), prologue=True),
+        steps=(Step(prim='read_at', block='pre', loops=(7,), args=(('buffer', 2), ('scope', 'global'))),
+               Step(prim='merge', block='pre<2', loops=(0,), args=(('other', 'pre'),))),
+    ), ir="tir")
