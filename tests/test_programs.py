@@ -6,6 +6,7 @@ programs valid and renumbers their layout."""
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, Phase, given, seed, settings
@@ -63,6 +64,23 @@ def test_every_form_builds_and_computes_the_reference(layout: str, cond: str) ->
     # (a public function named other than its global_symbol is what NormalizeGlobalVar normalizes)
     assert relax.analysis.check_well_formed(relax.transform.NormalizeGlobalVar()(case.built)), case.built.script()
     assert len(case.calls()) == 2 ** uses  # every branch runs
+    assert case.compare_with_reference(case.run("built")) is None
+
+
+# GRAPH with a symbolic batch: a helper's parameters then carry symbolic variables of their own
+SYMBOLIC = replace(
+    GRAPH, inputs=(TensorDecl("p0", ("n", 3), F, False), TensorDecl("p1", ("n", 3), F, False), GRAPH.inputs[2]),
+    nodes=tuple(replace(node, shape=("n", 3)) for node in GRAPH.nodes), sym_sizes=(("n", 2),))
+
+
+@pytest.mark.parametrize("options", [(("shared", True),), (("shared", True), ("tuple_param", True))])
+def test_a_helper_shared_over_symbolic_shapes_is_well_formed(options: tuple[Any, ...]) -> None:
+    """The wrapper that shares a helper defines its own symbolic variables (reusing the helper's
+    made the module ill-formed: a variable defined by two functions)."""
+    from tvm import relax
+
+    case = _case(ProgramSpec(SYMBOLIC, (Region(0, 2, "function", "helper", options=options),)))
+    assert relax.analysis.check_well_formed(relax.transform.NormalizeGlobalVar()(case.built)), case.built.script()
     assert case.compare_with_reference(case.run("built")) is None
 
 

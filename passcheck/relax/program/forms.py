@@ -174,16 +174,19 @@ def _emit_function(em: Any, env: dict[int, Any], region: Region, later: set[int]
     n = len(outs) + len(unused_out)
     _spread(em, env, relax.Call(gv, call_args), outs, n, later)
     if opts.get("shared"):
-        _second_caller(em, env, gv, params, call_args, outs, n, later, name)
+        # the wrapper's own parameters: a symbolic variable defined by two functions is ill-formed
+        wparams, _ = _callee_params(em, region, ins + unused_in)
+        if opts.get("tuple_param") and wparams:
+            wparams = [relax.Var("args", relax.TupleType([p.ty for p in wparams]))]
+        _second_caller(em, env, gv, wparams, call_args, outs, n, later, name)
 
 
-def _second_caller(em: Any, env: dict[int, Any], gv: Any, params: list[Any], call_args: list[Any], outs: list[int],
+def _second_caller(em: Any, env: dict[int, Any], gv: Any, wparams: list[Any], call_args: list[Any], outs: list[int],
                    n: int, later: set[int], name: str) -> None:
     """A private wrapper calling the helper too, called by main: the helper is shared by two callers.
     The ops after the region read the wrapper's results, main returns the direct call's."""
     from tvm import relax
 
-    wparams = [relax.Var(p.name, p.ty) for p in params]
     wrapper = em.function(wparams, lambda: [em.bb.emit(relax.Call(gv, wparams))], {}, private=True)
     wgv = em.bb.add_func(wrapper, em.fresh_name(f"{name}_caller"))
     second: dict[int, Any] = {}
