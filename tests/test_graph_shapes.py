@@ -83,8 +83,12 @@ def test_zero_size_graphs_are_executed_through_tensor_copies() -> None:
         ran += 1
         refs = evaluate(spec, params)
         assert len(got) == len(refs)
-        for g, r in zip(got, refs):
-            assert compare(g, r, r.dtype or spec.value_dtype(spec.outputs[0])) is None
+        for i, (g, r) in enumerate(zip(got, refs)):
+            bad = compare(g, r, r.dtype or spec.value_dtype(spec.outputs[0]))
+            # (wrong numbers a registered bug explains: collapse_sum_to over the empty axis)
+            msg = "wrong numbers: " + bad.describe(f"output {i}") if bad is not None else ""
+            assert bad is None or any(b.matches((), "semantics_preserved", msg, mod.script())
+                                      for b in KNOWN_BUGS.values()), (msg, mod.script())
         empty_outputs += any(g.size == 0 for g in got)  # a reduction over the empty axis is not
         try:  # not every zero-size array is refused (a rank-1 one passes the check)
             run_relax(mod, params, tensors=False)

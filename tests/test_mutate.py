@@ -45,16 +45,26 @@ def _check_same_function(spec: object, mutations: tuple[Mutation, ...]) -> Mutan
         # the mutant's reference is the graph's, up to both rounding bounds
         ok = checkable(rm, dtype) & checkable(rt, dtype)
         assert np.all(np.abs(rm.v - rt.v)[ok] <= (allowed(rm, dtype) + allowed(rt, dtype))[ok])
-    got = execution.run_relax(case.built, case.params())
+    try:
+        got = execution.run_relax(case.built, case.params())
+    except Exception as e:  # noqa: BLE001  (only a registered TVM bug may stop it)
+        # the garbage may consume a value the graph only returned: a float16 batch_norm's result,
+        # which LegalizeOps retypes float32 (a kept bug), now read by an add
+        assert _known("every_build_runs", str(e), f"{spec!r}\n{case.built.script()}"), e
+        assume(False)
     for g, rt in zip(got, ref_t, strict=True):
         assert compare(g, rt, dtype) is None  # and TVM computes it within the mutant's own bound
     return case
 
 
-def _graph_runs_right(spec: object) -> bool:
+def _known(prop: str, message: str, ir: str) -> bool:
     from passcheck.core.known import KNOWN_BUGS
     from passcheck.relax import known_bugs  # noqa: F401  (registers them)
 
+    return any(b.matches((), prop, message, ir) for b in KNOWN_BUGS.values())
+
+
+def _graph_runs_right(spec: object) -> bool:
     params = input_arrays(spec)
     mod = build_module(spec)
     # a kept bug's IR pattern reads the TVMScript (a float16 batch_norm), others the spec
@@ -62,15 +72,14 @@ def _graph_runs_right(spec: object) -> bool:
     try:
         got = execution.run_relax(mod, params)
     except Exception as e:  # noqa: BLE001  (only a registered TVM bug may stop it)
-        assert any(b.matches((), "every_build_runs", str(e), ir) for b in KNOWN_BUGS.values()), e
+        assert _known("every_build_runs", str(e), ir), e
         return False
     refs = reference.evaluate(spec, params)
     dtypes = [spec.value_dtype(o) for o in spec.outputs]  # type: ignore[attr-defined]
     bad = [(i, m) for i, (g, r, d) in enumerate(zip(got, refs, dtypes)) if (m := compare(g, r, d)) is not None]
     # the message semantics_preserved would give (properties/generic.py)
     messages = ["wrong numbers: " + m.describe(f"output {i}") for i, m in bad]
-    assert all(any(b.matches((), "semantics_preserved", msg, ir) for b in KNOWN_BUGS.values())
-               for msg in messages), messages
+    assert all(_known("semantics_preserved", msg, ir) for msg in messages), messages
     return not bad
 
 
