@@ -83,3 +83,29 @@ def _relax_sum_kernel_leaves_an_empty_sum_unwritten() -> None:
     assert np.isnan(y.numpy()).all()  # numpy's sum over an empty axis is 0
     lib["main"](tvm.runtime.tensor(np.ones((2, 3), "float32")), y)
     assert (y.numpy() == 2).all()
+
+
+def test_vectorize_of_an_argmax_computes_wrong_indices() -> None:
+    """Found by `schedule --examples 2000` (seed 43). The legalized R.argmax kernel's reduction block
+    writes an index and a value, each updated through a let-bound Select; vectorizing its spatial
+    loop (the reduction loop stays serial inside) gives wrong indices on plain inputs: for
+    x = [[2, 1], [0, -1], [-1, -2], [-2, -2]] the kernel returns [1, 1, 0, 0], not [0, 0, 0, 0]."""
+    import numpy as np
+    import tvm
+
+    from passcheck.tir.kernels import build_primfunc
+
+    spec = PrimFuncSpec("legalized", (4, 2), (("op", "argmax"),), "int64")
+    ex = ScheduleExample(spec, (Step("vectorize", "x_red_temp", (0,)),))
+    assert_recognised("schedule", "equivalent_by_execution", ex, "test_vectorize_of_an_argmax_computes_wrong_indices",
+                      ir="tir")
+    func = build_primfunc(spec)
+    sch = tvm.s_tir.Schedule(tvm.IRModule({"main": func}))
+    sch.vectorize(sch.get_loops(sch.get_sblock("x_red_temp"))[0])
+    x = tvm.runtime.tensor(np.array([[2, 1], [0, -1], [-1, -2], [-2, -2]], "float32"))
+    outs = []
+    for mod in (tvm.IRModule({"main": func}), sch.mod):
+        out = tvm.runtime.tensor(np.zeros(4, "int64"))
+        tvm.compile(mod, "llvm")(x, out)
+        outs.append(out.numpy().tolist())
+    assert outs == [[0, 0, 0, 0], [1, 1, 0, 0]]

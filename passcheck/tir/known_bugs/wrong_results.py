@@ -135,3 +135,9 @@ bug(f"{FILE}_2", "test_a_reduction_over_an_empty_axis_leaves_its_output_unwritte
     "the output is computed from it",
     (), (*EXEC, "reads_initialised"), r"the unscheduled kernel (?:leaves \d+ of \d+ output elements unwritten|computes \d+ of \d+ "
               r"output elements from intermediate elements no store wrote)")
+bug(f"{FILE}_2", "test_vectorize_of_an_argmax_computes_wrong_indices",
+    "vectorize of the spatial loop of an argmax (a reduction block writing an index and a value, updated through "
+    "two let-bound Selects; the reduction loop stays serial inside): wrong indices on plain integer inputs",
+    ("vectorize", SCHEDULE), EXEC, violated(WRONG_VALUES, "vectorize"),
+    # a reduction block that writes two buffers (argmax's index and value)
+    ir=r"T\.writes\(\w+\[[^\]\n]*\], \w+\[")

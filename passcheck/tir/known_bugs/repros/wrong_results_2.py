@@ -32,3 +32,9 @@ keep_repro('test_merge_of_nests_two_stages_apart_skips_the_stage_between', 'sche
         steps=(Step(prim='rfactor', block='red', loops=(2,), args=(('factor_axis', 2),)),
                Step(prim='merge', block='red+rf', loops=(1,), args=(('other', 'join'),))),
     ), ir="tir")
+
+keep_repro('test_vectorize_of_an_argmax_computes_wrong_indices', 'schedule', 'equivalent_by_execution',
+    ScheduleExample(
+        spec=PrimFuncSpec(kind='legalized', shape=(4, 2), attrs=(('op', 'argmax'),), index_dtype='int64'),
+        steps=(Step(prim='vectorize', block='x_red_temp', loops=(0,)),),
+    ), ir="tir")
