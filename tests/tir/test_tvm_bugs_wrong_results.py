@@ -154,6 +154,11 @@ def test_merge_ignores_producer_consumer_order() -> None:
     bug = "test_merge_ignores_producer_consumer_order"
     assert "computes different values" in known_violation(G.equivalent_by_execution, case, bug)
     assert "reads ew0_local" in known_violation(G.reads_initialised, case, bug)
+    # in one sequence with the step that made the cache (`schedule --examples 2000`, seed 43)
+    ex = ScheduleExample(PrimFuncSpec("reduce", (1, 1), (("axes", (1,)), ("op", "sum")), "int64"), (
+        Step("reindex_cache_read", "red", (), (("buffer", 0), ("scope", "global"), ("perm", (1, 0)))),
+        Step("merge", "red", (0,), (("other", "red<0"),))))
+    assert_recognised("schedule", "reads_initialised", ex, bug, ir="tir")
 
 
 def test_merge_of_nests_two_stages_apart_skips_the_stage_between() -> None:

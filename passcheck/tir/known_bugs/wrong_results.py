@@ -97,7 +97,8 @@ bug(FILE, "test_merge_ignores_producer_consumer_order",
     "merge of a consumer's loop with an earlier producer's puts the consumer first: it reads the producer "
     "before the later nest computes it",
     ("merge", SCHEDULE), READS, violated(GARBAGE, "merge"),
-    ir=_TWO_BLOCKS + _merged(r"\2", r"\1"))
+    # (or, named by reference, the other is a producer of the first: a cache a step made for it)
+    ir="(?:" + _TWO_BLOCKS + _merged(r"\2", r"\1") + r")|\bmerge\('(\w+)', loops=\[\d+\], other='\3<\d+'")
 # A block a step made (rfactor's, a cache's: drawn by reference, "red+rf", "post<1") is in no
 # input module: merged with another nest, the same skip, whichever made it.
 _MADE = r"\bmerge\('\w+(?:\+rf|[<>]\d+)[^']*', loops=\[\d+\], other='"

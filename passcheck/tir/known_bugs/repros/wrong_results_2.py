@@ -38,3 +38,10 @@ keep_repro('test_vectorize_of_an_argmax_computes_wrong_indices', 'schedule', 'eq
         spec=PrimFuncSpec(kind='legalized', shape=(4, 2), attrs=(('op', 'argmax'),), index_dtype='int64'),
         steps=(Step(prim='vectorize', block='x_red_temp', loops=(0,)),),
     ), ir="tir")
+
+keep_repro('test_merge_ignores_producer_consumer_order', 'schedule', 'reads_initialised',
+    ScheduleExample(
+        spec=PrimFuncSpec(kind='reduce', shape=(1, 1), attrs=(('axes', (1,)), ('op', 'sum')), index_dtype='int64'),
+        steps=(Step(prim='reindex_cache_read', block='red', args=(('buffer', 0), ('scope', 'global'), ('perm', (1, 0)))),
+               Step(prim='merge', block='red', loops=(0,), args=(('other', 'red<0'),))),
+    ), ir="tir")
