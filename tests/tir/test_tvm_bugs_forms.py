@@ -169,6 +169,13 @@ def test_merge_of_a_loop_with_itself_duplicates_the_nest() -> None:
                    Step("compute_at", "pool+rf", (0,), (("target", "pool"),)),
                    Step("merge", "pre", (0,), (("other", "pool+rf"), ("third", "pool"))), prefix=2)
     assert "verify_well_formed rejects" in known_violation(G.well_formed_before_after, case)
+    # References that name one loop twice (`schedule --examples 2000`, seed 43): post<0, post's
+    # producer, is bcast itself
+    ex = ScheduleExample(PrimFuncSpec("broadcast", (1,), (("bdims", (False,)),), "int32", epilogue=True,
+                                      epilogue_op="bias"),
+                         (Step("merge", "bcast", (0,), (("other", "post<0"), ("third", "post<0>0"))),))
+    for prop in ("well_formed_before_after", "block_instances_exactly_once"):  # the nest runs twice
+        assert_recognised("schedule", prop, ex, "test_merge_of_a_loop_with_itself_duplicates_the_nest", ir="tir")
 
 
 def test_decompose_padding_at_a_loop_a_consumer_shares_drops_the_consumer() -> None:

@@ -178,6 +178,15 @@ def test_merge_of_nests_two_stages_apart_skips_the_stage_between() -> None:
                                 Step("merge", "red+rf", (1,), (("other", "join"),))))
     assert_recognised("schedule", "reads_initialised", ex, "test_merge_of_nests_two_stages_apart_skips_the_stage_between",
                       ir="tir")
+    # made blocks as the other and the third (seed 43): bcast, the second cache copy and post
+    # merged skip the first copy, which now reads bcast_global before bcast writes it
+    ex = ScheduleExample(PrimFuncSpec("broadcast", (1,), (("bdims", (False,)),), "int32", epilogue=True,
+                                      epilogue_op="bias"),
+                         (Step("cache_write", "bcast", (), (("buffer", 0), ("scope", "global"))),
+                          Step("reindex_cache_write", "bcast>0", (), (("buffer", 0), ("scope", "global"), ("perm", (0,)))),
+                          Step("merge", "bcast", (0,), (("other", "post<0"), ("third", "post<0>0")))))
+    assert_recognised("schedule", "reads_initialised", ex, "test_merge_of_nests_two_stages_apart_skips_the_stage_between",
+                      ir="tir")
 
 
 def test_pad_einsum_pads_a_max_reduction_with_zeros() -> None:

@@ -100,8 +100,12 @@ bug(FILE, "test_merge_ignores_producer_consumer_order",
     # (or, named by reference, the other is a producer of the first: a cache a step made for it)
     ir="(?:" + _TWO_BLOCKS + _merged(r"\2", r"\1") + r")|\bmerge\('(\w+)', loops=\[\d+\], other='\3<\d+'")
 # A block a step made (rfactor's, a cache's: drawn by reference, "red+rf", "post<1") is in no
-# input module: merged with another nest, the same skip, whichever made it.
-_MADE = r"\bmerge\('\w+(?:\+rf|[<>]\d+)[^']*', loops=\[\d+\], other='"
+# input module: merged with another nest, the same skip, whichever made it; after a step that made
+# blocks, a reference in any position of the merge (a block merged with its own producer,
+# merge('red', other='red<0'), is the order bug above).
+_MAKERS = "cache_read|cache_write|reindex_cache_read|reindex_cache_write|reindex|rfactor|read_at|write_at"
+_MADE = (r"\bmerge\('\w+(?:\+rf|[<>]\d+)[^']*', loops=\[\d+\], other='|(?:" + call(_MAKERS) + r").*"
+         r"\bmerge\((?!'(?P<b>\w+)', loops=\[\d+\], other='(?P=b)<\d+'[,)])[^\n]*'\w+(?:\+rf|[<>]\d+)[^']*'")
 bug(FILE, "test_merge_of_nests_two_stages_apart_skips_the_stage_between",
     "merge of a producer's nest with a later consumer's two stages apart: the consumer moves ahead of the stage "
     "between, which it reads (rfactor's write-back between the rfactor block and a consumer, say)",

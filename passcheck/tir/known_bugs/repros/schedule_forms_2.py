@@ -57,3 +57,18 @@ keep_repro('test_vectorize_shares_a_compacted_intermediate_between_lanes', 'sche
                Step(prim='read_at', block='side<2', loops=(0,), args=(('buffer', 0), ('scope', 'local'))),
                Step(prim='vectorize', block='side<2', loops=(0,))),
     ), ir="tir")
+
+# merge's references name one loop twice (post<0 is bcast)
+keep_repro('test_merge_of_a_loop_with_itself_duplicates_the_nest', 'schedule', 'well_formed_before_after',
+    ScheduleExample(
+        spec=PrimFuncSpec(kind='broadcast', shape=(1,), attrs=(('bdims', (False,)),), epilogue=True,
+                          epilogue_op='bias'),
+        steps=(Step(prim='merge', block='bcast', loops=(0,), args=(('other', 'post<0'), ('third', 'post<0>0'))),),
+    ), ir="tir")
+
+keep_repro('test_merge_of_a_loop_with_itself_duplicates_the_nest', 'schedule', 'block_instances_exactly_once',
+    ScheduleExample(
+        spec=PrimFuncSpec(kind='broadcast', shape=(1,), attrs=(('bdims', (False,)),), epilogue=True,
+                          epilogue_op='bias'),
+        steps=(Step(prim='merge', block='bcast', loops=(0,), args=(('other', 'post<0'), ('third', 'post<0>0'))),),
+    ), ir="tir")

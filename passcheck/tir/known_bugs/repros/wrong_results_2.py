@@ -45,3 +45,13 @@ keep_repro('test_merge_ignores_producer_consumer_order', 'schedule', 'reads_init
         steps=(Step(prim='reindex_cache_read', block='red', args=(('buffer', 0), ('scope', 'global'), ('perm', (1, 0)))),
                Step(prim='merge', block='red', loops=(0,), args=(('other', 'red<0'),))),
     ), ir="tir")
+
+keep_repro('test_merge_of_nests_two_stages_apart_skips_the_stage_between', 'schedule', 'reads_initialised',
+    ScheduleExample(
+        spec=PrimFuncSpec(kind='broadcast', shape=(1,), attrs=(('bdims', (False,)),), epilogue=True,
+                          epilogue_op='bias'),
+        steps=(Step(prim='cache_write', block='bcast', args=(('buffer', 0), ('scope', 'global'))),
+               Step(prim='reindex_cache_write', block='bcast>0', args=(('buffer', 0), ('scope', 'global'),
+                                                                      ('perm', (0,)))),
+               Step(prim='merge', block='bcast', loops=(0,), args=(('other', 'post<0'), ('third', 'post<0>0')))),
+    ), ir="tir")
