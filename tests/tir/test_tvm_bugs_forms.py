@@ -176,6 +176,13 @@ def test_merge_of_a_loop_with_itself_duplicates_the_nest() -> None:
                          (Step("merge", "bcast", (0,), (("other", "post<0"), ("third", "post<0>0"))),))
     for prop in ("well_formed_before_after", "block_instances_exactly_once"):  # the nest runs twice
         assert_recognised("schedule", prop, ex, "test_merge_of_a_loop_with_itself_duplicates_the_nest", ir="tir")
+    # read_at's copy sits in reshape's nest: merging the two is merging one loop (seed 43)
+    ex = ScheduleExample(PrimFuncSpec("reshape", (1, 1), (("out_shape", (4, 10)),), "int32", epilogue=True,
+                                      epilogue_op="bias"),
+                         (Step("read_at", "reshape", (7,), (("buffer", 0), ("scope", "local"))),
+                          Step("merge", "reshape", (2,), (("other", "reshape<0"), ("third", "post")))))
+    for prop in ("well_formed_before_after", "block_instances_exactly_once"):
+        assert_recognised("schedule", prop, ex, "test_merge_of_a_loop_with_itself_duplicates_the_nest", ir="tir")
 
 
 def test_decompose_padding_at_a_loop_a_consumer_shares_drops_the_consumer() -> None:

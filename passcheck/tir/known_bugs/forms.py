@@ -78,10 +78,12 @@ bug(FILE, "test_cache_read_after_loop_partition_copies_before_the_last_piece",
     ("cache_read", "reindex_cache_read", SCHEDULE), READS,
     violated(GARBAGE, "loop_partition", "cache_read|reindex_cache_read"))
 bug(FILE, "test_merge_of_a_loop_with_itself_duplicates_the_nest",
-    "merge given a loop twice (a block computed at another's loop, merged with it): the nest is duplicated, "
+    "merge given a loop twice (a block computed at another's loop or a read_at/write_at copy, merged with it): "
+    "the nest is duplicated, "
     "verify_well_formed rejects the second definition of its loop vars",
     ("merge", SCHEDULE), ("well_formed_before_after", "block_instances_exactly_once"),
-    violated(ILL_FORMED, "compute_at|reverse_compute_at", "merge")
+    # (read_at/write_at put their copy in the nest of the block they copy for)
+    violated(rf"{ILL_FORMED}|\(twice\)", "compute_at|reverse_compute_at|read_at|write_at", "merge")
     # or the references name one loop twice (merge('bcast', other='post<0'): post's producer is bcast)
     + rf"|(?:{ILL_FORMED}|\(twice\)).*\bsch\.merge\(('\w+' of '\w+'), (?:[^\n]*, )?\1[,)]")
 # merge of a block with the cache it reads through (merge('post', other='post<0')) is the kept

@@ -72,3 +72,12 @@ keep_repro('test_merge_of_a_loop_with_itself_duplicates_the_nest', 'schedule', '
                           epilogue_op='bias'),
         steps=(Step(prim='merge', block='bcast', loops=(0,), args=(('other', 'post<0'), ('third', 'post<0>0'))),),
     ), ir="tir")
+
+for _prop in ('well_formed_before_after', 'block_instances_exactly_once'):
+    keep_repro('test_merge_of_a_loop_with_itself_duplicates_the_nest', 'schedule', _prop,
+        ScheduleExample(
+            spec=PrimFuncSpec(kind='reshape', shape=(1, 1), attrs=(('out_shape', (4, 10)),), epilogue=True,
+                              epilogue_op='bias'),
+            steps=(Step(prim='read_at', block='reshape', loops=(7,), args=(('buffer', 0), ('scope', 'local'))),
+                   Step(prim='merge', block='reshape', loops=(2,), args=(('other', 'reshape<0'), ('third', 'post')))),
+        ), ir="tir")
