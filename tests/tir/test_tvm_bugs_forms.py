@@ -54,6 +54,19 @@ def test_blockize_of_blocks_that_are_not_consecutive_fails_internally() -> None:
     assert "Target blocks must be consecutive" in known_violation(G.transformation_does_not_raise, case)
 
 
+def test_blockize_of_a_list_naming_one_block_twice_fails_internally() -> None:
+    """Found by `schedule --examples 2000` (seed 43): blockize(['reshape>0', 'post']) where the
+    reference reshape>0 is post itself. A list with a block twice is a misuse, refused by an
+    ICHECK (InternalError "Target blocks must not be nested with each other!"), not a
+    ScheduleError -- TVM's bug in how it refuses."""
+    spec = PrimFuncSpec("reshape", (1, 1, 1), (("out_shape", (68, 3, 3)),), "int64", epilogue=True, epilogue_op="clip")
+    ex = ScheduleExample(spec, (Step("blockize", "reshape>0", (), (("blocks", ("reshape>0", "post")),
+                                                                  ("preserve_unit_iters", True))),))
+    msg = assert_recognised("schedule", "transformation_does_not_raise", ex,
+                            "test_blockize_of_a_list_naming_one_block_twice_fails_internally", ir="tir")
+    assert "must not be nested with each other" in msg
+
+
 def test_blockize_of_a_list_raises_an_index_error() -> None:
     """Three consecutive blocks, the middle one's three inner loops fused first: TVM indexes an
     array past its end (IndexError). TVM's bug."""

@@ -32,6 +32,10 @@ bug(FILE, "test_blockize_of_blocks_that_are_not_consecutive_fails_internally",
     "blockize of a list of blocks with another block between them: InternalError 'Target blocks must be "
     "consecutive!' instead of a ScheduleError",
     ("blockize", SCHEDULE), RAISES, raised("blockize", r"Target blocks must be consecutive"))
+bug(FILE, "test_blockize_of_a_list_naming_one_block_twice_fails_internally",
+    "blockize of a list naming one block twice (by name and by reference): InternalError 'Target blocks must not "
+    "be nested with each other!' instead of a ScheduleError",
+    ("blockize", SCHEDULE), RAISES, raised("blockize", r"Target blocks must not be nested with each other"))
 bug(FILE, "test_blockize_of_a_list_raises_an_index_error",
     "blockize of a list of three blocks after a fuse of the middle one's loops: IndexError 'Index 4 out of "
     "bounds 4'",

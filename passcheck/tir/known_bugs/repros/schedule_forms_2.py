@@ -81,3 +81,11 @@ for _prop in ('well_formed_before_after', 'block_instances_exactly_once'):
             steps=(Step(prim='read_at', block='reshape', loops=(7,), args=(('buffer', 0), ('scope', 'local'))),
                    Step(prim='merge', block='reshape', loops=(2,), args=(('other', 'reshape<0'), ('third', 'post')))),
         ), ir="tir")
+
+keep_repro('test_blockize_of_a_list_naming_one_block_twice_fails_internally', 'schedule', 'transformation_does_not_raise',
+    ScheduleExample(
+        spec=PrimFuncSpec(kind='reshape', shape=(1, 1, 1), attrs=(('out_shape', (68, 3, 3)),), index_dtype='int64',
+                          epilogue=True, epilogue_op='clip'),
+        steps=(Step(prim='blockize', block='reshape>0',
+                    args=(('blocks', ('reshape>0', 'post')), ('preserve_unit_iters', True))),),
+    ), ir="tir")
