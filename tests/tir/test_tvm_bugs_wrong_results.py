@@ -96,6 +96,12 @@ def test_reindex_read_after_reverse_compute_at_copies_before_the_producer() -> N
     script = case.after.script()
     assert script.index('T.sblock("red_reindex_reindex")') < script.index('T.sblock("red")')
     assert "computes different values" in known_violation(G.equivalent_by_execution, case)
+    # the producer a read_at copy inside the consumer's own nest (`schedule --examples 2000`, seed 43)
+    ex = ScheduleExample(PrimFuncSpec("reshape", (4, 7, 4), (("out_shape", (7, 16)),), "int32", prologue=True),
+                         (Step("read_at", "pre", (2,), (("buffer", 1), ("scope", "local"))),
+                          Step("reindex", "pre", (), (("kind", "read"), ("buffer", 0), ("by_name", True)))))
+    assert_recognised("schedule", "reads_initialised", ex,
+                      "test_reindex_read_after_reverse_compute_at_copies_before_the_producer", ir="tir")
 
 
 def test_write_at_after_decompose_reduction_leaves_the_init_behind() -> None:

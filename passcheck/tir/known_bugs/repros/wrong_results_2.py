@@ -55,3 +55,10 @@ keep_repro('test_merge_of_nests_two_stages_apart_skips_the_stage_between', 'sche
                                                                       ('perm', (0,)))),
                Step(prim='merge', block='bcast', loops=(0,), args=(('other', 'post<0'), ('third', 'post<0>0')))),
     ), ir="tir")
+
+keep_repro('test_reindex_read_after_reverse_compute_at_copies_before_the_producer', 'schedule', 'reads_initialised',
+    ScheduleExample(
+        spec=PrimFuncSpec(kind='reshape', shape=(4, 7, 4), attrs=(('out_shape', (7, 16)),), prologue=True),
+        steps=(Step(prim='read_at', block='pre', loops=(2,), args=(('buffer', 1), ('scope', 'local'))),
+               Step(prim='reindex', block='pre', args=(('kind', 'read'), ('buffer', 0), ('by_name', True)))),
+    ), ir="tir")
