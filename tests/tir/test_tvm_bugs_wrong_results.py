@@ -287,6 +287,12 @@ def test_pad_einsum_pads_a_loop_shared_with_another_block() -> None:
                               Step("pad_einsum", "red", (), (("padding", (8, 2)),))))
     for prop in ("bounds_safe_z3", "block_instances_within_domain"):
         assert_recognised("schedule", prop, merged, "test_pad_einsum_pads_a_loop_shared_with_another_block", ir="tir")
+    # write_at's copy shares ew0's loop; padding the copy's loop runs ew0 past its domain (seed 43)
+    ex = ScheduleExample(PrimFuncSpec("elementwise", (1,), (("depth", 3),), "int64"),
+                         (Step("write_at", "ew0", (7,), (("buffer", 0), ("scope", "global"))),
+                          Step("pad_einsum", "ew0>0", (), (("padding", (8,)),))))
+    assert_recognised("schedule", "block_instances_within_domain", ex,
+                      "test_pad_einsum_pads_a_loop_shared_with_another_block", ir="tir")
 
 
 def test_loop_partition_drops_the_iterations_its_factors_miss() -> None:

@@ -118,13 +118,15 @@ bug(FILE, "test_pad_einsum_pads_a_max_reduction_with_zeros",
     "maximum 0",
     ("pad_einsum", SCHEDULE), EXEC, violated(WRONG_VALUES, "pad_einsum"), ir=r"op=max\b")
 bug(FILE, "test_pad_einsum_pads_a_loop_shared_with_another_block",
-    "pad_einsum pads loops it shares with a block moved under them (compute_at, or merged with them), which "
+    "pad_einsum pads loops it shares with a block moved under them (compute_at, or merged with them, or a "
+    "write_at/read_at copy placed there), which "
     "then runs instances out of its domain",
     ("pad_einsum", SCHEDULE), ("block_instances_within_domain", "block_access_region_contained", "bounds_safe_z3"),
     # the moved block runs the padding's instances (outside), and so reads past its region, and
     # past its buffers where the padding exceeds them
     # (out of bounds after compute_at is test_pad_einsum_after_compute_at_stores_out_of_bounds)
-    "(?:" + violated(r"\((?:outside|region)\)", "reverse_compute_at|compute_at|merge", "pad_einsum") + ")"
+    "(?:" + violated(r"\((?:outside|region)\)", "reverse_compute_at|compute_at|merge|write_at|read_at",
+                    "pad_einsum") + ")"
     "|(?:" + violated(OUT_OF_BOUNDS, "merge", "pad_einsum") + ")")
 bug(FILE, "test_loop_partition_drops_the_iterations_its_factors_miss",
     "loop_partition with factors short of the extent is accepted (split refuses them): the uncovered iterations "

@@ -62,3 +62,10 @@ keep_repro('test_reindex_read_after_reverse_compute_at_copies_before_the_produce
         steps=(Step(prim='read_at', block='pre', loops=(2,), args=(('buffer', 1), ('scope', 'local'))),
                Step(prim='reindex', block='pre', args=(('kind', 'read'), ('buffer', 0), ('by_name', True)))),
     ), ir="tir")
+
+keep_repro('test_pad_einsum_pads_a_loop_shared_with_another_block', 'schedule', 'block_instances_within_domain',
+    ScheduleExample(
+        spec=PrimFuncSpec(kind='elementwise', shape=(1,), attrs=(('depth', 3),), index_dtype='int64'),
+        steps=(Step(prim='write_at', block='ew0', loops=(7,), args=(('buffer', 0), ('scope', 'global'))),
+               Step(prim='pad_einsum', block='ew0>0', args=(('padding', (8,)),))),
+    ), ir="tir")
