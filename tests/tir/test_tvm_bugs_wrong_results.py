@@ -165,6 +165,11 @@ def test_merge_ignores_producer_consumer_order() -> None:
         Step("reindex_cache_read", "red", (), (("buffer", 0), ("scope", "global"), ("perm", (1, 0)))),
         Step("merge", "red", (0,), (("other", "red<0"),))))
     assert_recognised("schedule", "reads_initialised", ex, bug, ir="tir")
+    # the update merged with its init block (decompose_reduction's red+init; seed 43)
+    ex = ScheduleExample(PrimFuncSpec("reduce", (2, 1, 1), (("axes", (1, 2)), ("op", "sum")), "int32", epilogue=True),
+                         (Step("sample_partitioned_tile", "red", (3,), (("n", 3), ("pos", 2), ("inner", 2))),
+                          Step("decompose_reduction", "red", (5,)), Step("merge", "red", (1,), (("other", "red+init"),))))
+    assert_recognised("schedule", "reads_initialised", ex, bug, ir="tir")
 
 
 def test_merge_of_nests_two_stages_apart_skips_the_stage_between() -> None:

@@ -69,3 +69,11 @@ keep_repro('test_pad_einsum_pads_a_loop_shared_with_another_block', 'schedule', 
         steps=(Step(prim='write_at', block='ew0', loops=(7,), args=(('buffer', 0), ('scope', 'global'))),
                Step(prim='pad_einsum', block='ew0>0', args=(('padding', (8,)),))),
     ), ir="tir")
+
+keep_repro('test_merge_ignores_producer_consumer_order', 'schedule', 'reads_initialised',
+    ScheduleExample(
+        spec=PrimFuncSpec(kind='reduce', shape=(2, 1, 1), attrs=(('axes', (1, 2)), ('op', 'sum')), epilogue=True),
+        steps=(Step(prim='sample_partitioned_tile', block='red', loops=(3,), args=(('n', 3), ('pos', 2), ('inner', 2))),
+               Step(prim='decompose_reduction', block='red', loops=(5,)),
+               Step(prim='merge', block='red', loops=(1,), args=(('other', 'red+init'),))),
+    ), ir="tir")
