@@ -287,3 +287,21 @@ def test_reverse_compute_inline_into_a_read_at_copy_of_a_broadcast_read_fails_in
     assert_recognised("schedule", "transformation_does_not_raise", ex,
                       "test_reverse_compute_inline_into_a_read_at_copy_of_a_broadcast_read_fails_internally", ir="tir")
     G.transformation_does_not_raise(example_case("schedule", ScheduleExample(ex.spec, (read_at,))))
+
+
+def test_annotate_buffer_access_of_a_blockized_reduction_fails_internally() -> None:
+    """Found by `annotate_buffer_access --examples 500` (seed 7). The outer block blockize makes
+    of a max reduction reads X[v, 0:7]; annotating that read (index 0, with its own region)
+    raises InternalError "Buffer index out of range (0 vs. 0)": the index is checked against an
+    empty list of regions, not the block's one read. A ScheduleError or the annotation was due."""
+    from known_bug_check import assert_recognised
+
+    spec = PrimFuncSpec("reduce_beside", (10, 7), (("op", "max"),), "int64", seed=64, epilogue_op="bias")
+    blockize = Step("blockize", "red", (5,), (("preserve_unit_iters", False),))
+    ex = ScheduleExample(spec, (blockize, Step("annotate_buffer_access", "red+o", (), (("buffer", 1), ("grow", 0)))),
+                         prefix=1)
+    assert_recognised("annotate_buffer_access", "transformation_does_not_raise", ex,
+                      "test_annotate_buffer_access_of_a_blockized_reduction_fails_internally", ir="tir")
+    # the reduction block itself takes the same annotation
+    G.transformation_does_not_raise(case_of("annotate_buffer_access", spec, Step(
+        "annotate_buffer_access", "red", (), (("buffer", 1), ("grow", 0)))))

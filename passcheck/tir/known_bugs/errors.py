@@ -81,3 +81,9 @@ bug(FILE, "test_reverse_compute_inline_into_a_read_at_copy_of_a_broadcast_read_f
     ("reverse_compute_inline", SCHEDULE), RAISES,
     r"raised \w+: .*?Cannot dispatch a null expression.*" + call("read_at")
     + r".*\breverse_compute_inline\([^\n]*# raised \w+")
+bug(FILE, "test_annotate_buffer_access_of_a_blockized_reduction_fails_internally",
+    "annotate_buffer_access of the outer block blockize made of a reduction (its own read, index 0): "
+    "InternalError 'Buffer index out of range (0 vs. 0)', an index checked against an empty region list",
+    ("annotate_buffer_access", SCHEDULE), RAISES,
+    r"raised \w+: .*?Buffer index out of range.*" + call("blockize")
+    + r".*\bannotate_buffer_access\([^\n]*# raised \w+")

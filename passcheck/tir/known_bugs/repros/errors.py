@@ -316,3 +316,13 @@ keep_repro('test_reverse_compute_inline_into_a_read_at_copy_of_a_broadcast_read_
         steps=(Step(prim='read_at', block='bcast', loops=(0,), args=(('buffer', 1), ('scope', 'local'))),
                Step(prim='reverse_compute_inline', block='bcast')),
     ), ir="tir")
+
+keep_repro('test_annotate_buffer_access_of_a_blockized_reduction_fails_internally', 'annotate_buffer_access',
+           'transformation_does_not_raise',
+    ScheduleExample(
+        spec=PrimFuncSpec(kind='reduce_beside', shape=(10, 7), attrs=(('op', 'max'),), index_dtype='int64', seed=64,
+                          epilogue_op='bias'),
+        steps=(Step(prim='blockize', block='red', loops=(5,), args=(('preserve_unit_iters', False),)),
+               Step(prim='annotate_buffer_access', block='red+o', args=(('buffer', 1), ('grow', 0)))),
+        prefix=1,
+    ), ir="tir")
