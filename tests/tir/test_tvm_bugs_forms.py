@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import passcheck.properties.tir_generic as G
 from known_bug_check import assert_recognised
-from tvm_bug_repros import case_of, known_violation
+from tvm_bug_repros import case_of, example_case, known_violation
 
 from passcheck.tir.kernels import PrimFuncSpec
 from passcheck.tir.schedule import ScheduleExample, Step
@@ -247,3 +247,29 @@ def test_cache_read_after_loop_partition_copies_before_the_last_piece() -> None:
     assert "computes different values" in assert_recognised(
         "schedule", "equivalent_by_execution", ex, "test_cache_read_after_loop_partition_copies_before_the_last_piece",
         ir="tir")
+
+
+def test_blockize_of_a_loop_partition_piece_binds_the_outer_loop_to_zero() -> None:
+    """Found by `blockize --examples 500` (seed 7). ew0's column loop partitioned [None, 3] (the
+    pieces cover all 5 columns); blockize of the first piece's loop makes an outer block whose
+    iterators are `T.axis.spatial(1, 0)`: the row loop i0 outside is bound to 0, so every row
+    iteration rewrites row 0's two columns and rows 1 and 2 keep what memory held."""
+    import numpy as np
+    import tvm
+
+    from passcheck.tir.kernels import build_primfunc
+
+    spec = PrimFuncSpec("elementwise", (3, 5), (("depth", 1),), "int32")
+    steps = (Step("loop_partition", "ew0", (1,), (("factors", (None, 3)), ("preserve_unit_iters", False),
+                                                  ("factors_as", "expr"))),
+             Step("blockize", "ew0%0", (1,), (("preserve_unit_iters", True),)))
+    assert_recognised("blockize", "equivalent_by_execution", ScheduleExample(spec, steps, prefix=1),
+                      "test_blockize_of_a_loop_partition_piece_binds_the_outer_loop_to_zero", ir="tir")
+    G.equivalent_by_execution(example_case("loop_partition", ScheduleExample(spec, steps[:1])))
+    sch = tvm.s_tir.Schedule(tvm.IRModule({"main": build_primfunc(spec)}))
+    sch.loop_partition(sch.get_loops(sch.get_sblock("ew0"))[1], factors=[None, 3], preserve_unit_iters=False)
+    sch.blockize(sch.get_loops(sch.get_sblock("ew0_i10"))[-1], preserve_unit_iters=True)
+    out = tvm.runtime.tensor(np.full((3, 5), -7, "float32"))
+    tvm.compile(sch.mod, "llvm")(tvm.runtime.tensor(np.zeros((3, 5), "float32")),
+                                 tvm.runtime.tensor(np.zeros((3, 5), "float32")), out)
+    assert (out.numpy()[1:, :2] == -7).all() and (out.numpy()[:, 2:] == 0).all() and (out.numpy()[0] == 0).all()

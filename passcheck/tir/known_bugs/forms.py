@@ -106,3 +106,8 @@ bug(FILE, "test_fuse_reduction_epilogue_of_a_join_reads_the_other_branch_too_ear
     ir=r'T\.sblock\("(\w+)"\)(?:(?!T\.sblock\().)*?T\.reads\([^\n]*\], \w+\[.*'
        r"\bfuse_reduction_epilogue\('\w+', epilogue='\1'"
        r"|\n\s+(\w+) = T\.sblock_alloc_buffer\(.*T\.init\(\):\s*\n\s*\w+\[[^\n]*\] = [^\n]*\b\2\[")
+bug(FILE, "test_blockize_of_a_loop_partition_piece_binds_the_outer_loop_to_zero",
+    "blockize of the loop of a loop_partition piece: the piece's block declares the whole partition's region, and "
+    "the new outer block binds the loops outside the piece to 0 (v_i0_o = 0): the piece computes row 0 only, the "
+    "other rows are never written",
+    ("blockize", SCHEDULE), READS, violated(GARBAGE, "loop_partition", "blockize"))

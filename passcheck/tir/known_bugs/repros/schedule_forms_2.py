@@ -89,3 +89,12 @@ keep_repro('test_blockize_of_a_list_naming_one_block_twice_fails_internally', 's
         steps=(Step(prim='blockize', block='reshape>0',
                     args=(('blocks', ('reshape>0', 'post')), ('preserve_unit_iters', True))),),
     ), ir="tir")
+
+keep_repro('test_blockize_of_a_loop_partition_piece_binds_the_outer_loop_to_zero', 'blockize', 'equivalent_by_execution',
+    ScheduleExample(
+        spec=PrimFuncSpec(kind='elementwise', shape=(3, 5), attrs=(('depth', 1),)),
+        steps=(Step(prim='loop_partition', block='ew0', loops=(1,),
+                    args=(('factors', (None, 3)), ('preserve_unit_iters', False), ('factors_as', 'expr'))),
+               Step(prim='blockize', block='ew0%0', loops=(1,), args=(('preserve_unit_iters', True),))),
+        prefix=1,
+    ), ir="tir")
