@@ -199,3 +199,30 @@ def test_fuse_reduction_epilogue_of_pad_einsums_copy_back_writes_past_the_output
                             "test_fuse_reduction_epilogue_of_pad_einsums_copy_back_writes_past_the_output", ir="tir")
     assert "store red[i0] (shape [3]): index 0 evaluates to 3" in msg
     G.bounds_safe_z3(example_case("schedule", ScheduleExample(spec, (pad,))))  # the padding alone is safe
+
+
+def test_reverse_compute_at_under_a_split_of_a_fused_loop_drops_the_predicate() -> None:
+    """Found by `cache_local --examples 500` (seed 7). A 10 x 8 nest fused (80) and split [None,
+    256]; the cache_write block of the nest moved under the inner loop by reverse_compute_at gets
+    `v1 = T.axis.spatial(32, i // 8)` and no `T.where`: it stores rows 10..31 of a 10-row buffer.
+    The same steps without the fuse keep the predicate (`T.where(i1_1 < 10)`)."""
+    import tvm
+
+    from known_bug_check import assert_recognised
+    from passcheck.tir.kernels import build_primfunc
+
+    spec = PrimFuncSpec("reshape", (8, 10, 8), (("out_shape", (16, 10, 4)),), "int32", prologue=True, epilogue=True)
+    ex = ScheduleExample(spec, (Step("fuse", "pre", (1,), (("count", 2), ("preserve_unit_iters", True))),
+                                Step("cache_local", "pre", (1,), (("threads", 256),))), prefix=1)
+    msg = assert_recognised("cache_local", "bounds_safe_z3", ex,
+                            "test_reverse_compute_at_under_a_split_of_a_fused_loop_drops_the_predicate", ir="tir")
+    assert "index 1 evaluates to" in msg
+    for fused in (True, False):
+        sch = tvm.s_tir.Schedule(tvm.IRModule({"main": build_primfunc(PrimFuncSpec("elementwise", (3, 10, 8),
+                                                                                    (("depth", 2),), "int32"))}))
+        loops = sch.get_loops(sch.get_sblock("ew0"))
+        loop = sch.fuse(loops[1], loops[2]) if fused else loops[1]
+        _, inner = sch.split(loop, [None, 256 if fused else 16])
+        sch.reverse_compute_at(sch.cache_write(sch.get_sblock("ew0"), 0, "local"), inner)
+        write_back = sch.get(sch.get_sblock("ew0_local"))
+        assert (str(write_back.iter_vars[1].dom.extent) == "32") == fused

@@ -63,3 +63,9 @@ bug(FILE, "test_fuse_reduction_epilogue_of_pad_einsums_copy_back_writes_past_the
     "fuse_reduction_epilogue of the block pad_einsum made to copy the padded reduction back: the fused reduction "
     "writes the unpadded output over the padded domain (red[3] of a 3-element red), instead of a refusal",
     ("fuse_reduction_epilogue", SCHEDULE), BOUNDS, violated(OUT_OF_BOUNDS, "pad_einsum", "fuse_reduction_epilogue"))
+bug(FILE, "test_reverse_compute_at_under_a_split_of_a_fused_loop_drops_the_predicate",
+    "reverse_compute_at (a cache_write's write-back) under the inner loop of a non-dividing split of a fused loop: "
+    "the block's iterators span the whole split (32 rows of 10) with no predicate, and it stores past the buffer "
+    "(cache_local does exactly this)",
+    ("reverse_compute_at", "cache_local", SCHEDULE, "gpu-target"), BOUNDS,
+    violated(OUT_OF_BOUNDS, "fuse", "reverse_compute_at"))

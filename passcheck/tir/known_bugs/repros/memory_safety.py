@@ -249,3 +249,12 @@ keep_repro('test_fuse_reduction_epilogue_of_pad_einsums_copy_back_writes_past_th
         steps=(Step(prim='pad_einsum', block='red', args=(('padding', (4, 8)),)),
                Step(prim='fuse_reduction_epilogue', block='red', args=(('epilogue', 'red>0'),))),
     ), ir="tir")
+
+keep_repro('test_reverse_compute_at_under_a_split_of_a_fused_loop_drops_the_predicate', 'cache_local', 'bounds_safe_z3',
+    ScheduleExample(
+        spec=PrimFuncSpec(kind='reshape', shape=(8, 10, 8), attrs=(('out_shape', (16, 10, 4)),), prologue=True,
+                          epilogue=True),
+        steps=(Step(prim='fuse', block='pre', loops=(1,), args=(('count', 2), ('preserve_unit_iters', True))),
+               Step(prim='cache_local', block='pre', loops=(1,), args=(('threads', 256),))),
+        prefix=1,
+    ), ir="tir")
