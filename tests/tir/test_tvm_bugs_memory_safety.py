@@ -207,8 +207,8 @@ def test_reverse_compute_at_under_a_split_of_a_fused_loop_drops_the_predicate() 
     `v1 = T.axis.spatial(32, i // 8)` and no `T.where`: it stores rows 10..31 of a 10-row buffer.
     The same steps without the fuse keep the predicate (`T.where(i1_1 < 10)`)."""
     import tvm
-
     from known_bug_check import assert_recognised
+
     from passcheck.tir.kernels import build_primfunc
 
     spec = PrimFuncSpec("reshape", (8, 10, 8), (("out_shape", (16, 10, 4)),), "int32", prologue=True, epilogue=True)
