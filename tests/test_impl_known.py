@@ -72,3 +72,34 @@ def test_a_kept_bug_stays_known_under_impl(tmp_path: Path) -> None:
 def test_a_bug_of_the_stock_pass_alone_is_known_without_impl(tmp_path: Path) -> None:
     result = _run(None, _kept_example(), tmp_path)
     assert [f.known_bug for f in result.findings] == [BUG]
+
+
+def test_a_kept_bug_whose_values_vary_is_confirmed_by_its_trigger_in_the_stock_output() -> None:
+    """index_tensor with a negative index reads before its buffer: garbage that differs from run
+    to run (``KnownBug.varies``), and may equal the reference (the bytes there were 0). A correct
+    --impl (one calling the stock FoldConstant) met it at seed 0 and the finding came out new:
+    the stock pass's run in its fresh worker had held. For a varying bug the stock pass runs
+    again, and where it holds on every run the finding is still the bug's when the stock output
+    holds the bug's trigger. Here the index is in bounds, so the stock pass holds deterministically:
+    the varying bug is confirmed by its trigger, a bug that does not vary is not."""
+    from passcheck.core.engine.plan import plan
+    from passcheck.core.engine.stock import StockPass
+    from passcheck.relax.spec import GraphSpec, Node, TensorDecl
+
+    f32 = "float32"
+    spec = GraphSpec(
+        inputs=(TensorDecl("p0", (8, 13, 2), f32, False, -10.0, 10.0, "narrow", 1802),
+                TensorDecl("c1", (8, 13, 2), f32, True, -10.0, 10.0, "narrow", 750),
+                TensorDecl("p2", (1, 1), "int64", False, 0.0, 7.0, "wide", 38020),
+                TensorDecl("c3", (2,), "int64", True, 0.0, 12.0, "uniform", 1012)),
+        nodes=(Node("negative", (1,), (), (8, 13, 2), f32), Node("add", (4, 1), (), (8, 13, 2), f32),
+               Node("index_tensor", (5, 2, 3), (), (1, 2, 2), f32)),
+        outputs=(6,), input_seed=2317, tensor_inputs=True)
+    impl = f"{Path(__file__).resolve().parents[1] / 'examples' / 'my_fold_constant.py'}:my_fold_constant"
+    p = plan(RunConfig(subject="FoldConstant", impl=impl, properties=("semantics_preserved",),
+                       options=Options(impl=impl)))
+    with StockPass(p) as stock:
+        assert stock.confirms("semantics_preserved", spec, "test_index_tensor_negative_indices")
+        assert stock.checked == 4  # the first run and three more, each held
+        # a bug that does not vary: the stock pass holding once is enough to call it new
+        assert not stock.confirms("semantics_preserved", _plain_example(), BUG)

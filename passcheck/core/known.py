@@ -44,6 +44,10 @@ class KnownBug:
     # When the bug does not show on every machine or every run (a CPU feature, uninitialised
     # memory): its kept repro holding there is no sign of a fix (``known --check``: not shown).
     shows_on: str = ""
+    # Its wrong values are memory the kernel should not read (before a buffer, never written):
+    # they differ from run to run, and a run may happen to get them right. A stock pass that holds
+    # once is no evidence against it (``--impl``: engine/stock.py runs it again).
+    varies: bool = False
     # Where the generator knows the drawn feature that triggers this bug (``relax/budget.py``), it
     # draws that feature with this chance, never zero: a known bug takes a budget of the run, not
     # the share of the vocabulary its feature happens to have (a fifth of AlterOpLayout's).
