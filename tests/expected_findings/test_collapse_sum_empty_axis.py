@@ -61,3 +61,22 @@ def test_collapse_sum_empty_axis() -> None:
 
 def test_numpy_says_zero() -> None:
     assert np.array_equal(np.zeros((0, 3)).sum(axis=0), np.zeros(3))
+
+
+def test_a_build_of_the_pipeline_meets_it_too() -> None:
+    """`passcheck pipeline` (seed 2) met it as builds_agree: collapse_sum_like of a (0,) tensor to
+    a scalar. Its message says the build is wrong, not "wrong numbers"; that run's words are
+    checked against the registry (a run of the build reads whatever memory holds: 0.274 there,
+    0 on another run)."""
+    from passcheck.core.known import recognise
+    from passcheck.core.subject import resolve
+    from passcheck.relax.build import build_module
+
+    graph = GraphSpec(inputs=(TensorDecl(name="p0", shape=(0,), dtype="float32", const=False),
+                              TensorDecl(name="p1", shape=(), dtype="float32", const=False)),
+                      nodes=(Node(op="collapse_sum_like", args=(0, 1), attrs=(), shape=(), dtype="float32"),),
+                      outputs=(2,), tensor_inputs=True)
+    message = ("the default pipeline, opt level 0, generic CPU build is wrong: output 0[]: got 0.2739233672618866, "
+               "reference 0.0 (|diff| 0.274 > allowed 1e-30); 1 of 1 elements differ")
+    bug = recognise(resolve("pipeline"), "builds_agree", message, build_module(graph).script())
+    assert bug is not None and bug.name == "test_collapse_sum_empty_axis"
