@@ -196,6 +196,14 @@ def test_merge_of_a_loop_with_itself_duplicates_the_nest() -> None:
                           Step("merge", "reshape", (2,), (("other", "reshape<0"), ("third", "post")))))
     for prop in ("well_formed_before_after", "block_instances_exactly_once"):
         assert_recognised("schedule", prop, ex, "test_merge_of_a_loop_with_itself_duplicates_the_nest", ir="tir")
+    # decompose_reduction put pool's init inside pool's nest: its loop and pool's are one (`merge
+    # --examples 500`, seed 7)
+    spec = PrimFuncSpec("pool", (1, 1, 1, 1), (("op", "avg"), ("kernel", (3, 3)), ("stride", (1, 1)),
+                                               ("padding", (2, 2))), "int32")
+    ex = ScheduleExample(spec, (Step("decompose_reduction", "pool", (3,)),
+                                Step("merge", "pool", (1,), (("other", "pool+init"), ("third", "pad")))), prefix=1)
+    assert_recognised("merge", "well_formed_before_after", ex, "test_merge_of_a_loop_with_itself_duplicates_the_nest",
+                      ir="tir")
 
 
 def test_decompose_padding_at_a_loop_a_consumer_shares_drops_the_consumer() -> None:

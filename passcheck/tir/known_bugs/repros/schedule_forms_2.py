@@ -98,3 +98,12 @@ keep_repro('test_blockize_of_a_loop_partition_piece_binds_the_outer_loop_to_zero
                Step(prim='blockize', block='ew0%0', loops=(1,), args=(('preserve_unit_iters', True),))),
         prefix=1,
     ), ir="tir")
+
+keep_repro('test_merge_of_a_loop_with_itself_duplicates_the_nest', 'merge', 'well_formed_before_after',
+    ScheduleExample(
+        spec=PrimFuncSpec(kind='pool', shape=(1, 1, 1, 1), attrs=(('op', 'avg'), ('kernel', (3, 3)), ('stride', (1, 1)),
+                                                                 ('padding', (2, 2)))),
+        steps=(Step(prim='decompose_reduction', block='pool', loops=(3,)),
+               Step(prim='merge', block='pool', loops=(1,), args=(('other', 'pool+init'), ('third', 'pad')))),
+        prefix=1,
+    ), ir="tir")
