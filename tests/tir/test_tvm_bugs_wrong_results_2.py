@@ -109,3 +109,26 @@ def test_vectorize_of_an_argmax_computes_wrong_indices() -> None:
         tvm.compile(mod, "llvm")(x, out)
         outs.append(out.numpy().tolist())
     assert outs == [[0, 0, 0, 0], [1, 1, 0, 0]]
+
+
+def test_loop_partition_of_a_reduction_loop_initialises_again_in_each_piece() -> None:
+    """Found by `loop_partition --examples 500` (seed 7; a max pool's window loop). A sum over 3
+    columns partitioned [None, 2] (pieces of 1 and 2, covering it): both pieces' blocks keep
+    `with T.init(): red[i] = 0`, and the second piece's init runs again at its first iteration:
+    the row [3, 4, 5] sums to 9, not 12."""
+    import numpy as np
+    import tvm
+
+    from passcheck.tir.kernels import build_primfunc
+
+    # (seed 2: the seed-0 inputs hold 0 where the first piece reads, which hides the reset)
+    spec = PrimFuncSpec("reduce", (2, 3), (("axes", (1,)), ("op", "sum")), "int32", seed=2)
+    step = Step("loop_partition", "red", (1,), (("factors", (None, 2)), ("preserve_unit_iters", True)))
+    assert_recognised("schedule", "equivalent_by_execution", ScheduleExample(spec, (step,)),
+                      "test_loop_partition_of_a_reduction_loop_initialises_again_in_each_piece", ir="tir")
+    sch = tvm.s_tir.Schedule(tvm.IRModule({"main": build_primfunc(spec)}))
+    sch.loop_partition(sch.get_loops(sch.get_sblock("red"))[1], factors=[None, 2], preserve_unit_iters=True)
+    assert sch.mod.script().count("T.init()") == 2
+    out = tvm.runtime.tensor(np.zeros(2, "float32"))
+    tvm.compile(sch.mod, "llvm")(tvm.runtime.tensor(np.arange(6, dtype="float32").reshape(2, 3)), out)
+    assert out.numpy().tolist() == [3.0, 9.0]  # NumPy: [3, 12]

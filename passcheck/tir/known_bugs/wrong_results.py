@@ -152,3 +152,10 @@ bug(f"{FILE}_2", "test_vectorize_of_an_argmax_computes_wrong_indices",
     ("vectorize", SCHEDULE), EXEC, violated(WRONG_VALUES, "vectorize"),
     # a reduction block that writes two buffers (argmax's index and value)
     ir=r"T\.writes\(\w+\[[^\]\n]*\], \w+\[")
+bug(f"{FILE}_2", "test_loop_partition_of_a_reduction_loop_initialises_again_in_each_piece",
+    "loop_partition of a reduction loop (factors covering it): every piece's block keeps the reduction's T.init(), "
+    "and a later piece's resets the accumulator: the sum (max, ...) covers the last piece only",
+    ("loop_partition", SCHEDULE), EXEC, violated(WRONG_VALUES, "loop_partition"),
+    # two partition pieces, each with an init
+    ir=r"_partition\"\)(?:(?!_partition\"\)).)*?T\.init\(\)(?:(?!_partition\"\)).)*?_partition\"\)(?:(?!_partition\"\)).)*?"
+       r"T\.init\(\)")

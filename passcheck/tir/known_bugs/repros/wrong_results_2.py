@@ -77,3 +77,10 @@ keep_repro('test_merge_ignores_producer_consumer_order', 'schedule', 'reads_init
                Step(prim='decompose_reduction', block='red', loops=(5,)),
                Step(prim='merge', block='red', loops=(1,), args=(('other', 'red+init'),))),
     ), ir="tir")
+
+keep_repro('test_loop_partition_of_a_reduction_loop_initialises_again_in_each_piece', 'schedule', 'equivalent_by_execution',
+    ScheduleExample(
+        spec=PrimFuncSpec(kind='reduce', shape=(2, 3), attrs=(('axes', (1,)), ('op', 'sum')), seed=2),
+        steps=(Step(prim='loop_partition', block='red', loops=(1,),
+                    args=(('factors', (None, 2)), ('preserve_unit_iters', True))),),
+    ), ir="tir")
