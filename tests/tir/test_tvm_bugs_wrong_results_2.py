@@ -132,3 +132,29 @@ def test_loop_partition_of_a_reduction_loop_initialises_again_in_each_piece() ->
     out = tvm.runtime.tensor(np.zeros(2, "float32"))
     tvm.compile(sch.mod, "llvm")(tvm.runtime.tensor(np.arange(6, dtype="float32").reshape(2, 3)), out)
     assert out.numpy().tolist() == [3.0, 9.0]  # NumPy: [3, 12]
+
+
+def test_loop_partition_of_a_loop_not_starting_at_zero_misplaces_its_pieces() -> None:
+    """Found by `loop_partition --examples 500` (seed 7). A 12-long loop partitioned [3, None, 2]
+    leaves a middle piece `for i11 in range(3, 10)`; partitioning that piece [None, 3, 3] gives
+    `range(3, 1)`, `range(1, 4)`, `range(4, 7)`: bounds computed as if the loop started at 0.
+    Columns 7, 8 and 9 are never written (the kernel's own order: a ones-plus-ones 1 x 12 output
+    keeps its fill there)."""
+    import numpy as np
+    import tvm
+
+    from passcheck.tir.kernels import build_primfunc
+
+    spec = PrimFuncSpec("branch2", (1, 12), (("left", 1), ("right", 2), ("join", "mul")), "int64")
+    steps = (Step("loop_partition", "left0", (7,), (("factors", (3, None, 2)), ("preserve_unit_iters", False))),
+             Step("loop_partition", "left0%1", (1,), (("factors", (None, 3, 3)), ("preserve_unit_iters", True))))
+    assert_recognised("loop_partition", "reads_initialised", ScheduleExample(spec, steps, prefix=1),
+                      "test_loop_partition_of_a_loop_not_starting_at_zero_misplaces_its_pieces", ir="tir")
+    sch = tvm.s_tir.Schedule(tvm.IRModule({"main": build_primfunc(PrimFuncSpec("elementwise", (1, 12),
+                                                                                (("depth", 1),), "int32"))}))
+    sch.loop_partition(sch.get_loops(sch.get_sblock("ew0"))[1], factors=[3, None, 2], preserve_unit_iters=False)
+    sch.loop_partition(sch.get_loops(sch.get_sblock("ew0_i11"))[-1], factors=[None, 3, 3], preserve_unit_iters=True)
+    out = tvm.runtime.tensor(np.full((1, 12), -7, "float32"))
+    ones = tvm.runtime.tensor(np.ones((1, 12), "float32"))
+    tvm.compile(sch.mod, "llvm")(ones, ones, out)
+    assert out.numpy()[0].tolist() == [2.0] * 7 + [-7.0] * 3 + [2.0] * 2

@@ -159,3 +159,8 @@ bug(f"{FILE}_2", "test_loop_partition_of_a_reduction_loop_initialises_again_in_e
     # two partition pieces, each with an init
     ir=r"_partition\"\)(?:(?!_partition\"\)).)*?T\.init\(\)(?:(?!_partition\"\)).)*?_partition\"\)(?:(?!_partition\"\)).)*?"
        r"T\.init\(\)")
+bug(f"{FILE}_2", "test_loop_partition_of_a_loop_not_starting_at_zero_misplaces_its_pieces",
+    "loop_partition of a loop whose min is not 0 (a piece an earlier loop_partition made): the pieces' bounds "
+    "are computed as if it started at 0 (range(3, 1), range(1, 4), range(4, 7) for range(3, 10)): elements are "
+    "never written, others twice",
+    ("loop_partition", SCHEDULE), READS, violated(GARBAGE, "loop_partition", "loop_partition"))

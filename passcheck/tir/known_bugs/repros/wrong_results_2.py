@@ -84,3 +84,14 @@ keep_repro('test_loop_partition_of_a_reduction_loop_initialises_again_in_each_pi
         steps=(Step(prim='loop_partition', block='red', loops=(1,),
                     args=(('factors', (None, 2)), ('preserve_unit_iters', True))),),
     ), ir="tir")
+
+keep_repro('test_loop_partition_of_a_loop_not_starting_at_zero_misplaces_its_pieces', 'loop_partition', 'reads_initialised',
+    ScheduleExample(
+        spec=PrimFuncSpec(kind='branch2', shape=(1, 12), attrs=(('left', 1), ('right', 2), ('join', 'mul')),
+                          index_dtype='int64'),
+        steps=(Step(prim='loop_partition', block='left0', loops=(7,),
+                    args=(('factors', (3, None, 2)), ('preserve_unit_iters', False))),
+               Step(prim='loop_partition', block='left0%1', loops=(1,),
+                    args=(('factors', (None, 3, 3)), ('preserve_unit_iters', True)))),
+        prefix=1,
+    ), ir="tir")
