@@ -155,7 +155,8 @@ bug(f"{FILE}_2", "test_vectorize_of_an_argmax_computes_wrong_indices",
 bug(f"{FILE}_2", "test_loop_partition_of_a_reduction_loop_initialises_again_in_each_piece",
     "loop_partition of a reduction loop (factors covering it): every piece's block keeps the reduction's T.init(), "
     "and a later piece's resets the accumulator: the sum (max, ...) covers the last piece only",
-    ("loop_partition", SCHEDULE), EXEC, violated(WRONG_VALUES, "loop_partition"),
+    # (factors without None may fall short of the extent: that is the bug above)
+    ("loop_partition", SCHEDULE), EXEC, violated(WRONG_VALUES, call("loop_partition", r"factors=\[[^\]]*None")),
     # two partition pieces, each with an init
     ir=r"_partition\"\)(?:(?!_partition\"\)).)*?T\.init\(\)(?:(?!_partition\"\)).)*?_partition\"\)(?:(?!_partition\"\)).)*?"
        r"T\.init\(\)")
