@@ -281,3 +281,16 @@ def test_blockize_of_a_loop_partition_piece_binds_the_outer_loop_to_zero() -> No
     tvm.compile(sch.mod, "llvm")(tvm.runtime.tensor(np.zeros((3, 5), "float32")),
                                  tvm.runtime.tensor(np.zeros((3, 5), "float32")), out)
     assert (out.numpy()[1:, :2] == -7).all() and (out.numpy()[:, 2:] == 0).all() and (out.numpy()[0] == 0).all()
+
+
+def test_decompose_padding_of_a_loop_partition_piece_uses_loop_vars_inside_the_block() -> None:
+    """Found by `decompose_padding --examples 500` (seed 7). A padding's last loop partitioned [None,
+    4]; decompose_padding of the second piece makes the in-bound copy block with `v_i0 =
+    T.axis.spatial(1, 0)` and the body `pad[v_i0 + i0, ...] = X[v_i0 + i0 - 1, ...]`: the loop var
+    i0 used inside the block, which verify_well_formed rejects."""
+    spec = PrimFuncSpec("pad", (1, 1, 13), (("pads", ((1, 3), (3, 3), (0, 0))),), "int32")
+    steps = (Step("loop_partition", "pad", (2,), (("factors", (None, 4)), ("preserve_unit_iters", False))),
+             Step("decompose_padding", "pad%1", (0,)))
+    assert_recognised("decompose_padding", "well_formed_before_after", ScheduleExample(spec, steps, prefix=1),
+                      "test_decompose_padding_of_a_loop_partition_piece_uses_loop_vars_inside_the_block", ir="tir")
+    G.well_formed_before_after(example_case("loop_partition", ScheduleExample(spec, steps[:1])))

@@ -112,3 +112,9 @@ bug(FILE, "test_blockize_of_a_loop_partition_piece_binds_the_outer_loop_to_zero"
     "the new outer block binds the loops outside the piece to 0 (v_i0_o = 0): the piece computes row 0 only, the "
     "other rows are never written",
     ("blockize", SCHEDULE), READS, violated(GARBAGE, "loop_partition", "blockize"))
+bug(FILE, "test_decompose_padding_of_a_loop_partition_piece_uses_loop_vars_inside_the_block",
+    "decompose_padding of a loop_partition piece (whose block declares the whole partition's region): the "
+    "in-bound copy block binds its outer iterators to 0 and indexes with the loop vars themselves inside the "
+    "block (verify_well_formed rejects it)",
+    ("decompose_padding", SCHEDULE), ("well_formed_before_after", "builds_for_gpu"),
+    violated(ILL_FORMED, "loop_partition", "decompose_padding"))

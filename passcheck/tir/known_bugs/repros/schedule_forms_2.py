@@ -107,3 +107,13 @@ keep_repro('test_merge_of_a_loop_with_itself_duplicates_the_nest', 'merge', 'wel
                Step(prim='merge', block='pool', loops=(1,), args=(('other', 'pool+init'), ('third', 'pad')))),
         prefix=1,
     ), ir="tir")
+
+keep_repro('test_decompose_padding_of_a_loop_partition_piece_uses_loop_vars_inside_the_block', 'decompose_padding',
+           'well_formed_before_after',
+    ScheduleExample(
+        spec=PrimFuncSpec(kind='pad', shape=(1, 1, 13), attrs=(('pads', ((1, 3), (3, 3), (0, 0))),)),
+        steps=(Step(prim='loop_partition', block='pad', loops=(2,),
+                    args=(('factors', (None, 4)), ('preserve_unit_iters', False))),
+               Step(prim='decompose_padding', block='pad%1', loops=(0,))),
+        prefix=1,
+    ), ir="tir")
