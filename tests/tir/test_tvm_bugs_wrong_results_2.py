@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import passcheck.properties.tir_generic as G
 from known_bug_check import assert_recognised
-from tvm_bug_repros import case_of, known_violation
+from tvm_bug_repros import case_of, example_case, known_violation
 
 from passcheck.tir.kernels import PrimFuncSpec
 from passcheck.tir.schedule import ScheduleExample, Step
@@ -158,3 +158,16 @@ def test_loop_partition_of_a_loop_not_starting_at_zero_misplaces_its_pieces() ->
     ones = tvm.runtime.tensor(np.ones((1, 12), "float32"))
     tvm.compile(sch.mod, "llvm")(ones, ones, out)
     assert out.numpy()[0].tolist() == [2.0] * 7 + [-7.0] * 3 + [2.0] * 2
+
+
+def test_pad_einsum_of_a_sum_over_an_inlined_expression_adds_the_padding() -> None:
+    """Found by `pad_einsum --examples 500` (seed 7). The prologue `pre = X * 0.5 + 1` inlined into
+    the sum over k, then pad_einsum pads k from 1 to 2: the reduction now adds `X_pad * 0.5 + 1`
+    for the padded element too, 1 more than the sum. pad_einsum is for sums of products of loads
+    (padding with 0 adds 0); it checks only that the block is a reduction."""
+    spec = PrimFuncSpec("reduce", (1, 1, 1), (("axes", (0,)), ("op", "sum")), "int64", prologue=True)
+    steps = (Step("compute_inline", "pre"), Step("pad_einsum", "red", (), (("padding", (8, 4, 2)),)))
+    assert_recognised("pad_einsum", "equivalent_by_execution", ScheduleExample(spec, steps, prefix=1),
+                      "test_pad_einsum_of_a_sum_over_an_inlined_expression_adds_the_padding", ir="tir")
+    # padded without the inlining (the sum reads pre, padded with 0) it is right
+    G.equivalent_by_execution(example_case("pad_einsum", ScheduleExample(spec, steps[1:])))

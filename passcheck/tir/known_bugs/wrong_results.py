@@ -165,3 +165,7 @@ bug(f"{FILE}_2", "test_loop_partition_of_a_loop_not_starting_at_zero_misplaces_i
     "are computed as if it started at 0 (range(3, 1), range(1, 4), range(4, 7) for range(3, 10)): elements are "
     "never written, others twice",
     ("loop_partition", SCHEDULE), READS, violated(GARBAGE, "loop_partition", "loop_partition"))
+bug(f"{FILE}_2", "test_pad_einsum_of_a_sum_over_an_inlined_expression_adds_the_padding",
+    "pad_einsum of a sum whose body is an expression of the loads, not a product (a producer compute_inline'd "
+    "into it: X * 0.5 + 1): the padded reduction axis adds f(0) = 1 per padded element",
+    ("pad_einsum", SCHEDULE), EXEC, violated(WRONG_VALUES, "compute_inline", "pad_einsum"))

@@ -95,3 +95,11 @@ keep_repro('test_loop_partition_of_a_loop_not_starting_at_zero_misplaces_its_pie
                     args=(('factors', (None, 3, 3)), ('preserve_unit_iters', True)))),
         prefix=1,
     ), ir="tir")
+
+keep_repro('test_pad_einsum_of_a_sum_over_an_inlined_expression_adds_the_padding', 'pad_einsum', 'equivalent_by_execution',
+    ScheduleExample(
+        spec=PrimFuncSpec(kind='reduce', shape=(1, 1, 1), attrs=(('axes', (0,)), ('op', 'sum')), index_dtype='int64',
+                          prologue=True),
+        steps=(Step(prim='compute_inline', block='pre'), Step(prim='pad_einsum', block='red', args=(('padding', (8, 4, 2)),))),
+        prefix=1,
+    ), ir="tir")
