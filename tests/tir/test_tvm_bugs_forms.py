@@ -251,6 +251,14 @@ def test_cache_read_after_loop_partition_copies_before_the_last_piece() -> None:
         ex = ScheduleExample(spec, (partition, read))
         assert_recognised("schedule", "reads_initialised", ex,
                           "test_cache_read_after_loop_partition_copies_before_the_last_piece", ir="tir")
+    # the write side (`reindex_cache_write --examples 500`, seed 7): side's write-back, its consumer
+    # join partitioned, lands after join's first piece; the later pieces read side unwritten
+    ex = ScheduleExample(PrimFuncSpec("reduce_beside", (11, 1, 1), (("op", "sum"),), "int32"), (
+        Step("loop_partition", "join", (6,), (("factors", (None, 1, 4)), ("preserve_unit_iters", False))),
+        Step("reindex_cache_write", "side", (), (("buffer", 0), ("scope", "global"), ("perm", (0, 1)),
+                                                 ("by_name", True)))), prefix=1)
+    assert_recognised("reindex_cache_write", "reads_initialised", ex,
+                      "test_cache_read_after_loop_partition_copies_before_the_last_piece", ir="tir")
     ex = ScheduleExample(spec, (partition, Step("cache_read", "post", (), (("buffer", 0), ("scope", "global")))))
     assert "computes different values" in assert_recognised(
         "schedule", "equivalent_by_execution", ex, "test_cache_read_after_loop_partition_copies_before_the_last_piece",

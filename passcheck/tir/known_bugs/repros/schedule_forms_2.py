@@ -117,3 +117,13 @@ keep_repro('test_decompose_padding_of_a_loop_partition_piece_uses_loop_vars_insi
                Step(prim='decompose_padding', block='pad%1', loops=(0,))),
         prefix=1,
     ), ir="tir")
+
+keep_repro('test_cache_read_after_loop_partition_copies_before_the_last_piece', 'reindex_cache_write', 'reads_initialised',
+    ScheduleExample(
+        spec=PrimFuncSpec(kind='reduce_beside', shape=(11, 1, 1), attrs=(('op', 'sum'),)),
+        steps=(Step(prim='loop_partition', block='join', loops=(6,),
+                    args=(('factors', (None, 1, 4)), ('preserve_unit_iters', False))),
+               Step(prim='reindex_cache_write', block='side',
+                    args=(('buffer', 0), ('scope', 'global'), ('perm', (0, 1)), ('by_name', True)))),
+        prefix=1,
+    ), ir="tir")
