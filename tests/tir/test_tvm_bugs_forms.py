@@ -302,3 +302,26 @@ def test_decompose_padding_of_a_loop_partition_piece_uses_loop_vars_inside_the_b
     assert_recognised("decompose_padding", "well_formed_before_after", ScheduleExample(spec, steps, prefix=1),
                       "test_decompose_padding_of_a_loop_partition_piece_uses_loop_vars_inside_the_block", ir="tir")
     G.well_formed_before_after(example_case("loop_partition", ScheduleExample(spec, steps[:1])))
+
+
+def test_loop_partition_of_a_fused_loop_reuses_the_block_iterators() -> None:
+    """Found by the loop_partition campaign (a fused post nest partitioned [7, 3, 4], kept first as
+    the short-factors bug) and `loop_partition --examples 500` (seed 7; [1, None, 2] of a fused 2 x 2
+    flip). The pieces' blocks all define `v_i0` and `v_i1`, the same variables: verify_well_formed
+    reports multiple definitions. An unfused loop partitions well-formed."""
+    from tvm import s_tir
+
+    from passcheck.tir.kernels import build_primfunc
+
+    ex = ScheduleExample(spec=PrimFuncSpec(kind="reshape", shape=(12, 12, 1), attrs=(("out_shape", (18, 8)),),
+                                           index_dtype="int32", epilogue=True, seed=594, epilogue_op="relu_shift"),
+                         steps=(Step("fuse", "post", (5,), (("count", 2), ("preserve_unit_iters", False))),
+                                Step("loop_partition", "post", (4,), (("factors", (7, 3, 4)),
+                                                                     ("preserve_unit_iters", True)))), prefix=1)
+    assert "verify_well_formed rejects" in known_violation(G.well_formed_before_after, example_case("loop_partition", ex))
+    for fused in (True, False):
+        sch = s_tir.Schedule(build_primfunc(PrimFuncSpec("elementwise", (2, 2), (("depth", 1),), "int64")))
+        loops = sch.get_loops(sch.get_sblock("ew0"))
+        loop = sch.fuse(*loops, preserve_unit_iters=False) if fused else loops[0]
+        sch.loop_partition(loop, factors=[1, None, 2] if fused else [1, None], preserve_unit_iters=False)
+        assert s_tir.analysis.verify_well_formed(sch.mod, assert_mode=False) != fused

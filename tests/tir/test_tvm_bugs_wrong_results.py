@@ -308,12 +308,6 @@ def test_loop_partition_drops_the_iterations_its_factors_miss() -> None:
                          steps=(Step("loop_partition", "matmul", (2,), (("factors", (1, 1)),
                                                                        ("preserve_unit_iters", False))),))
     assert "computes different values" in known_violation(G.equivalent_by_execution, example_case("loop_partition", ex))
-    ex = ScheduleExample(spec=PrimFuncSpec(kind="reshape", shape=(12, 12, 1), attrs=(("out_shape", (18, 8)),),
-                                           index_dtype="int32", epilogue=True, seed=594, epilogue_op="relu_shift"),
-                         steps=(Step("fuse", "post", (5,), (("count", 2), ("preserve_unit_iters", False))),
-                                Step("loop_partition", "post", (4,), (("factors", (7, 3, 4)),
-                                                                     ("preserve_unit_iters", True)))), prefix=1)
-    assert "verify_well_formed rejects" in known_violation(G.well_formed_before_after, example_case("loop_partition", ex))
 
 
 def test_decompose_padding_after_compute_at_reads_the_producer_too_early() -> None:

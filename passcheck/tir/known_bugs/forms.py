@@ -123,3 +123,8 @@ bug(FILE, "test_decompose_padding_of_a_loop_partition_piece_uses_loop_vars_insid
     "block (verify_well_formed rejects it)",
     ("decompose_padding", SCHEDULE), ("well_formed_before_after", "builds_for_gpu"),
     violated(ILL_FORMED, "loop_partition", "decompose_padding"))
+bug(FILE, "test_loop_partition_of_a_fused_loop_reuses_the_block_iterators",
+    "loop_partition of a loop fuse made: every piece's block reuses the same iterator variables (v_i0 defined in "
+    "each piece), which verify_well_formed rejects; the same partition of an unfused loop is well-formed",
+    ("loop_partition", SCHEDULE), ("well_formed_before_after", "builds_for_gpu"),
+    violated(ILL_FORMED, "fuse", "loop_partition"))

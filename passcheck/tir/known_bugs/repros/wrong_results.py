@@ -313,7 +313,7 @@ keep_repro('test_loop_partition_drops_the_iterations_its_factors_miss', 'loop_pa
         ),
     ), ir="tir")
 
-keep_repro('test_loop_partition_drops_the_iterations_its_factors_miss', 'loop_partition', 'well_formed_before_after',
+keep_repro('test_loop_partition_of_a_fused_loop_reuses_the_block_iterators', 'loop_partition', 'well_formed_before_after',
     ScheduleExample(
         spec=PrimFuncSpec(
             kind='reshape', shape=(12, 12, 1), attrs=(('out_shape', (18, 8)),), epilogue=True, seed=594,
