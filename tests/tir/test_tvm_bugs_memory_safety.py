@@ -39,6 +39,17 @@ def test_split_tail_index_wraps_in_int32_near_the_largest_extent() -> None:
     case = case_of("split", spec, Step("split", "pad", (0,), (("factors", (None, 3)), ("preserve_unit_iters", False))))
     msg = known_violation(G.bounds_safe_z3, case)
     assert "evaluates to -2147483648" in msg and re.search(r"n=214748364[56]\b", msg)
+    # cache_shared's split and a cache computed at its outer loop (`cache_shared --examples 500`,
+    # seed 7): the same wrap runs pad's instances at v_i0 = -2**31 (outside its domain, its region),
+    # and the cache's extent needs a literal 2**31 that lowering rejects
+    from known_bug_check import assert_recognised
+
+    spec = PrimFuncSpec("pad", (1,), (("pads", ((1, 0),)),), "int32", symbolic=True)
+    ex = ScheduleExample(spec, (Step("cache_shared", "pad", (3,), (("buffer", 2), ("threads", 3),
+                                                                   ("cooperative", False))),))
+    for prop in ("block_instances_within_domain", "block_access_region_contained", "well_formed_before_after"):
+        assert_recognised("cache_shared", prop, ex, "test_split_tail_index_wraps_in_int32_near_the_largest_extent",
+                          ir="tir")
 
 
 def test_read_at_copies_the_unguarded_region() -> None:

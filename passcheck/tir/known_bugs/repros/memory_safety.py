@@ -258,3 +258,11 @@ keep_repro('test_reverse_compute_at_under_a_split_of_a_fused_loop_drops_the_pred
                Step(prim='cache_local', block='pre', loops=(1,), args=(('threads', 256),))),
         prefix=1,
     ), ir="tir")
+
+for _prop in ('block_instances_within_domain', 'block_access_region_contained', 'well_formed_before_after'):
+    keep_repro('test_split_tail_index_wraps_in_int32_near_the_largest_extent', 'cache_shared', _prop,
+        ScheduleExample(
+            spec=PrimFuncSpec(kind='pad', shape=(1,), attrs=(('pads', ((1, 0),)),), symbolic=True),
+            steps=(Step(prim='cache_shared', block='pad', loops=(3,),
+                        args=(('buffer', 2), ('threads', 3), ('cooperative', False))),),
+        ), ir="tir")
