@@ -147,6 +147,18 @@ def test_rfactor_after_reorder_and_compute_at_fails_internally() -> None:
                                 Step("rfactor", "matmul", (2,), (("factor_axis", 1),))), prefix=2)
     assert "block_realize == old_block_realize_.get()" in known_violation(G.transformation_does_not_raise,
                                                                     example_case("rfactor", ex))
+    # cross_thread_reduction(rfactor=True) of a reduction whose consumer reverse_compute_at moved under
+    # it (`cross_thread_reduction --examples 500`, seed 7): its rfactor raises the same
+    from known_bug_check import assert_recognised
+
+    ex = ScheduleExample(PrimFuncSpec("reduce", (6, 4), (("axes", (0,)), ("op", "max")), "int64", epilogue=True,
+                                      seed=636, epilogue_op="clip"),
+                         (Step("sample_perfect_tile", "post", (5,), (("n", 2), ("max_innermost", 16), ("decision", 30))),
+                          Step("reverse_compute_at", "post", (6,), (("target", "red"), ("preserve_unit_loops", False),
+                                                                    ("index", -1))),
+                          Step("cross_thread_reduction", "red", (1,), (("threads", 7), ("rfactor", True)))), prefix=2)
+    assert_recognised("cross_thread_reduction", "transformation_does_not_raise", ex,
+                      "test_rfactor_after_reorder_and_compute_at_fails_internally", ir="tir")
 
 
 def test_fuse_reduction_epilogue_raises_instead_of_refusing() -> None:

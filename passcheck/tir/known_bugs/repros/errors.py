@@ -326,3 +326,16 @@ keep_repro('test_annotate_buffer_access_of_a_blockized_reduction_fails_internall
                Step(prim='annotate_buffer_access', block='red+o', args=(('buffer', 1), ('grow', 0)))),
         prefix=1,
     ), ir="tir")
+
+keep_repro('test_rfactor_after_reorder_and_compute_at_fails_internally', 'cross_thread_reduction',
+           'transformation_does_not_raise',
+    ScheduleExample(
+        spec=PrimFuncSpec(kind='reduce', shape=(6, 4), attrs=(('axes', (0,)), ('op', 'max')), index_dtype='int64',
+                          epilogue=True, seed=636, epilogue_op='clip'),
+        steps=(Step(prim='sample_perfect_tile', block='post', loops=(5,),
+                    args=(('n', 2), ('max_innermost', 16), ('decision', 30))),
+               Step(prim='reverse_compute_at', block='post', loops=(6,),
+                    args=(('target', 'red'), ('preserve_unit_loops', False), ('index', -1))),
+               Step(prim='cross_thread_reduction', block='red', loops=(1,), args=(('threads', 7), ('rfactor', True)))),
+        prefix=2,
+    ), ir="tir")
