@@ -70,6 +70,18 @@ def test_rfactor_after_a_non_dividing_split_drops_the_predicate() -> None:
                    Step("rfactor", "red", (2,), (("factor_axis", 0),)), prefix=1)
     msg = known_violation(G.bounds_safe_z3, case)
     assert "store red[i0_0 * 3 + i0_1]" in msg and "evaluates to 5, outside [0, 5)" in msg
+    # cross_thread_reduction(rfactor=True) calls rfactor: after a non-dividing split the same
+    # (`cross_thread_reduction --examples 500`, seed 7)
+    from known_bug_check import assert_recognised
+
+    spec = PrimFuncSpec("conv2d", (1, 1, 1, 1), (("out_channels", 4), ("kernel", (1, 2)), ("stride", (3, 1)),
+                                                 ("dilation", (2, 1)), ("padding", (1, 2))), "int64")
+    ex = ScheduleExample(spec, (Step("split", "conv", (2,), (("factors", (16, None)), ("preserve_unit_iters", True),
+                                                            ("factors_as", "expr"))),
+                                Step("cross_thread_reduction", "conv", (7,), (("threads", 1024), ("rfactor", True)))),
+                         prefix=1)
+    assert_recognised("cross_thread_reduction", "bounds_safe_z3", ex,
+                      "test_rfactor_after_a_non_dividing_split_drops_the_predicate", ir="tir")
 
 
 def test_decompose_reduction_init_block_loses_the_split_predicate() -> None:

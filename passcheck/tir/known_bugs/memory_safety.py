@@ -27,8 +27,8 @@ bug(FILE, "test_read_at_copies_the_unguarded_region",
     ("read_at", SCHEDULE), BOUNDS, violated(OUT_OF_BOUNDS, "read_at"))
 bug(FILE, "test_rfactor_after_a_non_dividing_split_drops_the_predicate",
     "rfactor after a non-dividing split: the write-back block drops the split predicate and stores past "
-    "the end",
-    ("rfactor", SCHEDULE), BOUNDS, violated(OUT_OF_BOUNDS, SPLIT, "rfactor"))
+    "the end (cross_thread_reduction with rfactor=True calls rfactor)",
+    ("rfactor", "cross_thread_reduction", SCHEDULE), BOUNDS, violated(OUT_OF_BOUNDS, SPLIT, "rfactor"))
 bug(FILE, "test_decompose_reduction_init_block_loses_the_split_predicate",
     "decompose_reduction after a non-dividing split: the init block drops the split predicate",
     ("decompose_reduction", SCHEDULE), BOUNDS, violated(OUT_OF_BOUNDS, SPLIT, "decompose_reduction"))

@@ -266,3 +266,14 @@ for _prop in ('block_instances_within_domain', 'block_access_region_contained', 
             steps=(Step(prim='cache_shared', block='pad', loops=(3,),
                         args=(('buffer', 2), ('threads', 3), ('cooperative', False))),),
         ), ir="tir")
+
+keep_repro('test_rfactor_after_a_non_dividing_split_drops_the_predicate', 'cross_thread_reduction', 'bounds_safe_z3',
+    ScheduleExample(
+        spec=PrimFuncSpec(kind='conv2d', shape=(1, 1, 1, 1), attrs=(('out_channels', 4), ('kernel', (1, 2)),
+                                                                   ('stride', (3, 1)), ('dilation', (2, 1)),
+                                                                   ('padding', (1, 2))), index_dtype='int64'),
+        steps=(Step(prim='split', block='conv', loops=(2,),
+                    args=(('factors', (16, None)), ('preserve_unit_iters', True), ('factors_as', 'expr'))),
+               Step(prim='cross_thread_reduction', block='conv', loops=(7,), args=(('threads', 1024), ('rfactor', True)))),
+        prefix=1,
+    ), ir="tir")
