@@ -164,6 +164,16 @@ def test_bind_of_a_reduction_loop_is_accepted_but_cannot_be_lowered() -> None:
                                                                           ("index", -1))),
                                 Step("bind", "red", (4,), (("thread", "threadIdx.x"),))), prefix=2)
     assert "Cross-thread reduction" in known_violation(G.well_formed_before_after, example_case("bind", ex))
+    # a blockized pool's outer reduction loop bound by cross_thread_reduction (`--examples 500`, seed 7):
+    # "The indices of all BufferStores in the reduction block should be the same"
+    spec = PrimFuncSpec("pool", (1, 1, 1, 1), (("op", "max"), ("kernel", (3, 3)), ("stride", (2, 1)),
+                                               ("padding", (0, 1))), "int32")
+    ex = ScheduleExample(spec, (Step("blockize", "pool", (5,), (("preserve_unit_iters", True),)),
+                                Step("cross_thread_reduction", "pool+o", (4,), (("threads", 7), ("rfactor", False)))),
+                         prefix=1)
+    msg = assert_recognised("cross_thread_reduction", "well_formed_before_after", ex,
+                            "test_bind_of_a_reduction_loop_is_accepted_but_cannot_be_lowered", ir="tir")
+    assert "indices of all BufferStores" in msg
 
 
 def test_cache_inplace_after_decompose_reduction_uses_block_iterators_outside_the_block() -> None:

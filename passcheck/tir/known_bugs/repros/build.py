@@ -274,3 +274,13 @@ keep_repro('test_reverse_compute_inline_after_write_at_does_not_lower', 'schedul
         steps=(Step(prim='read_at', block='bcast', loops=(0,), args=(('buffer', 1), ('scope', 'local'))),
                Step(prim='reverse_compute_inline', block='bcast')),
     ), ir="tir")
+
+keep_repro('test_bind_of_a_reduction_loop_is_accepted_but_cannot_be_lowered', 'cross_thread_reduction',
+           'well_formed_before_after',
+    ScheduleExample(
+        spec=PrimFuncSpec(kind='pool', shape=(1, 1, 1, 1), attrs=(('op', 'max'), ('kernel', (3, 3)), ('stride', (2, 1)),
+                                                                 ('padding', (0, 1)))),
+        steps=(Step(prim='blockize', block='pool', loops=(5,), args=(('preserve_unit_iters', True),)),
+               Step(prim='cross_thread_reduction', block='pool+o', loops=(4,), args=(('threads', 7), ('rfactor', False)))),
+        prefix=1,
+    ), ir="tir")
