@@ -50,6 +50,14 @@ def test_reverse_compute_at_under_a_fused_loop_shrinks_the_reduction_window() ->
                                                              ("index", -1))), prefix=1)
     assert "60 of 80 instances are never executed" in known_violation(S.block_instances_exactly_once, case)
     assert "computes different values" in known_violation(G.equivalent_by_execution, case)
+    # unfused, under pre's outer loop (`reverse_compute_at --examples 500`, seed 7): a 3-wide window of
+    # stride 3 over 11 columns gets `v_rx = ax1` with ax1 in range(2): one element of each window dropped
+    spec = PrimFuncSpec("pool", (1, 1, 1, 11), (("op", "max"), ("kernel", (1, 3)), ("stride", (1, 3)),
+                                                ("padding", (0, 0))), "int32", prologue=True)
+    ex = ScheduleExample(spec, (Step("reverse_compute_at", "pool", (4,), (("target", "pre"), ("preserve_unit_loops", False),
+                                                                          ("index", -2))),))
+    assert_recognised("schedule", "block_instances_exactly_once", ex,
+                      "test_reverse_compute_at_under_a_fused_loop_shrinks_the_reduction_window", ir="tir")
 
 
 def test_vectorize_shares_a_compacted_intermediate_between_lanes() -> None:

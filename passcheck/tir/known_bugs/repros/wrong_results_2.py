@@ -103,3 +103,11 @@ keep_repro('test_pad_einsum_of_a_sum_over_an_inlined_expression_adds_the_padding
         steps=(Step(prim='compute_inline', block='pre'), Step(prim='pad_einsum', block='red', args=(('padding', (8, 4, 2)),))),
         prefix=1,
     ), ir="tir")
+
+keep_repro('test_reverse_compute_at_under_a_fused_loop_shrinks_the_reduction_window', 'schedule', 'block_instances_exactly_once',
+    ScheduleExample(
+        spec=PrimFuncSpec(kind='pool', shape=(1, 1, 1, 11), attrs=(('op', 'max'), ('kernel', (1, 3)), ('stride', (1, 3)),
+                                                                  ('padding', (0, 0))), prologue=True),
+        steps=(Step(prim='reverse_compute_at', block='pool', loops=(4,),
+                    args=(('target', 'pre'), ('preserve_unit_loops', False), ('index', -2))),),
+    ), ir="tir")
