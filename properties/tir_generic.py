@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from passcheck import Discard, IllFormed, Unknown, Violation, prop
@@ -51,6 +52,10 @@ def well_formed_before_after(case: Any) -> None:
         if _before_fails_to_lower(case):
             raise Discard("the module before the transformation does not lower either (e.g. a given module "
                           "whose match_buffer constraints are unmet): the transformation is not to blame") from None
+        refuted = getattr(case, "unsafe_refuted", "")
+        if refuted and re.search(refuted, str(e)):
+            raise Discard(f"lowering refused what an unsafe_ step claimed (the caller's claim, TVM's check "
+                          f"is right): {_first_line(e)}") from None
         raise IllFormed(
             f"lowering the output of {case.subject} raised {_first_line(e)}; schedule:\n{case.trace_text()}"
         ) from None

@@ -21,7 +21,8 @@ class TirCase(Case):
                   (preparation first: ``prefix`` of them)
     Flags the properties read: ``executable`` (the code runs on CPU), ``reassociates`` (a
     reduction's order may change: compare with a tolerance), ``unsafe`` (an ``unsafe_``
-    primitive: only structural checks), ``primitive`` (the primitive under test, or None).
+    primitive: only structural checks; ``unsafe_refuted``: the lowering errors by which TVM rightly
+    refuses its claim), ``primitive`` (the primitive under test, or None).
     """
 
     ir = "tir"
@@ -36,6 +37,7 @@ class TirCase(Case):
         self.executable = True
         self.reassociates = False
         self.unsafe = False
+        self.unsafe_refuted = ""  # lowering errors that refute an unsafe_ step's claim (a regex)
         self.primitive: str | None = None
         self.semantics_note: str | None = None  # set when the steps change values by design
         self.z3_timeout_ms = 2000

@@ -198,6 +198,7 @@ def _set_flags(case: TirCase, spec: PrimFuncSpec, steps: tuple[Step, ...]) -> No
     case.executable &= all(PRIMITIVES[s.prim].executable for s in steps)
     case.reassociates = reassociates(ScheduleExample(spec, steps, 0))
     case.unsafe = any(PRIMITIVES[s.prim].unsafe for s in steps)
+    case.unsafe_refuted = "|".join(f"(?:{r})" for r in dict.fromkeys(PRIMITIVES[s.prim].refuted_by for s in steps) if r)
     if spec.epilogue and spec.epilogue_op != "bias" and any(s.prim == "fuse_reduction_epilogue" for s in steps):
         # Documented: fusing a non-linear epilogue (ReLU, clipping) applies it at every
         # reduction step. Only the linear (bias) form must keep the values.

@@ -14,14 +14,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import passcheck.properties.tir_generic as G
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tvm_bug_repros import example_case
 
 from passcheck.core.errors import Discard, GeneratorRejected, Violation
 from passcheck.core.known import recognise_example
 from passcheck.core.property import all_properties
 from passcheck.core.subject import Options
+from passcheck.tir.kernels import PrimFuncSpec
+from passcheck.tir.schedule import ScheduleExample, Step
 from passcheck.tir.subjects import tir_subject
 
 # Primitives whose own examples reached no kept TVM bug of theirs in the 2,000-example campaigns
@@ -141,3 +145,18 @@ def test_primitive_with_a_setup_applies(name: str, examples: int, kept_bugs: set
     assert made >= 8, f"only {made} of {examples} examples applied"
     other = [f for f in findings if f.known not in kept_bugs]
     assert not other, "\n\n".join(map(str, other[:3]))
+
+
+def test_a_hidden_write_refused_by_lowering_is_the_callers_claim() -> None:
+    """unsafe_hide_buffer_access of a write the block still makes: lowering's signature check
+    refuses it, as it should. That is TVM catching the caller's unchecked claim (the primitive's
+    documented contract), not a finding; the same step hiding a read still has its result lowered
+    and checked."""
+    spec = PrimFuncSpec("pool", (1, 2, 6, 16), (("op", "max"), ("kernel", (3, 1)), ("stride", (2, 3)),
+                                                ("padding", (0, 0))), "int64")
+    hide = Step("unsafe_hide_buffer_access", "pool", (), (("buffer", 0), ("kind", "write")))
+    case = example_case("unsafe_hide_buffer_access", ScheduleExample(spec, (hide,)))
+    with pytest.raises(Discard, match="lowering refused what an unsafe_ step claimed.*not in the block's signature"):
+        G.well_formed_before_after(case)
+    read = Step("unsafe_hide_buffer_access", "pool", (), (("buffer", 0),))
+    G.well_formed_before_after(example_case("unsafe_hide_buffer_access", ScheduleExample(spec, (read,))))

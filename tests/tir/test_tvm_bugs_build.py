@@ -6,8 +6,12 @@ Expected findings: see tvm_bug_repros.py for what these tests promise, TVM_BUGS.
 
 from __future__ import annotations
 
+import numpy as np
 import passcheck.properties.tir_generic as G
+import pytest
+import tvm
 from known_bug_check import assert_recognised
+from tvm.script import tirx as T
 from tvm_bug_repros import case_of, example_case, known_violation
 
 from passcheck.tir.kernels import PrimFuncSpec
@@ -288,3 +292,35 @@ def test_reverse_compute_inline_of_one_of_two_consumers_drops_the_shared_buffer(
     assert "Buffer shared is used before its definition" in msg
     # inlined into both consumers instead (compute_inline of the producer), the kernel is fine
     G.equivalent_by_execution(example_case("schedule", ScheduleExample(spec, (Step("compute_inline", "shared"),))))
+
+
+def test_cast_of_a_constant_beyond_float16_does_not_compile() -> None:
+    """Found by `unsafe_set_dtype --examples 500` (seed 7): a max reduction's buffer set to float16
+    keeps its init, now `T.Cast("float16", T.float32(-3.4e38))`. The simplifier folds the cast into
+    a float16 FloatImm, whose constructor refuses a value past ±65504, so lowering raises. The cast
+    is valid TIR and IEEE narrowing defines it (-inf): the same cast of a runtime value compiles and
+    gives -inf. (The primitive is unsafe about values, not about whether the result compiles.)"""
+    @T.prim_func(s_tir=True)
+    def constant(a: T.Buffer((2,), "float16")) -> None:
+        for i in range(2):
+            with T.sblock("b"):
+                vi = T.axis.remap("S", [i])
+                a[vi] = T.Cast("float16", T.float32(-3.4e38))
+
+    @T.prim_func(s_tir=True)
+    def runtime(a: T.Buffer((2,), "float16"), b: T.Buffer((2,), "float32")) -> None:
+        for i in range(2):
+            with T.sblock("b"):
+                vi = T.axis.remap("S", [i])
+                a[vi] = T.Cast("float16", b[vi])
+
+    with pytest.raises(ValueError, match="exceeds minimum of float16"):
+        tvm.compile(constant, target="llvm")
+    out = tvm.runtime.tensor(np.zeros(2, "float16"))
+    tvm.compile(runtime, target="llvm")(out, tvm.runtime.tensor(np.full(2, -3.4e38, "float32")))
+    assert np.all(np.isneginf(out.numpy()))
+    spec = PrimFuncSpec("reduce", (3, 2), (("axes", (1,)), ("op", "max")), epilogue=True)
+    ex = ScheduleExample(spec, (Step("unsafe_set_dtype", "red", (), (("buffer", 0), ("dtype", "float16"))),))
+    msg = assert_recognised("unsafe_set_dtype", "well_formed_before_after", ex,
+                            "test_cast_of_a_constant_beyond_float16_does_not_compile", ir="tir")
+    assert "Literal value -3.40282e+38 exceeds minimum of float16" in msg

@@ -114,6 +114,16 @@ def test_write_at_write_back_drops_the_split_predicate() -> None:
                    Step("write_at", "ew1", (1,), (("buffer", 0), ("scope", "global"))), prefix=1)
     msg = known_violation(G.bounds_safe_z3, case)
     assert "store ew1[i0_0 * 3 + i0_1]" in msg and "i0_0=1, i0_1=2" in msg
+    # Found by the write_at campaign at 500 (seed 7): a local cache under compute_at is compacted to
+    # the split's tile of 5 rows, so the copy of row 9 of 9 stays in bounds and reads the cache's
+    # element that the predicated-off producer instance never wrote.
+    spec = PrimFuncSpec("transpose", (1, 9), (("perm", (1, 0)),), "int64", epilogue=True, epilogue_op="clip")
+    case = case_of("schedule", spec, Step("split", "post", (6,), (("factors", (None, 5)),)),
+                   Step("compute_at", "transpose", (0,), (("target", "post"), ("preserve_unit_loops", False),
+                                                          ("index", -1))),
+                   Step("write_at", "transpose", (5,), (("buffer", 0), ("scope", "local"))), prefix=2)
+    msg = known_violation(G.reads_initialised, case)
+    assert "reads transpose_local" in msg and "i0_0=1, ax0=4" in msg
 
 
 def test_reindex_cache_read_copies_the_unguarded_region_of_a_padded_read() -> None:

@@ -88,3 +88,10 @@ bug(FILE, "test_reverse_compute_inline_of_one_of_two_consumers_drops_the_shared_
     violated(rf"{ILL_FORMED}|(?:{NOT_BUILT}|{LOWERING}) .*is used before its definition", "reverse_compute_inline"),
     # the printer declares the dropped buffer inside the block that still reads it
     ir=r"\n\s+\w+ = T\.Buffer\(")
+bug(FILE, "test_cast_of_a_constant_beyond_float16_does_not_compile",
+    "a Cast to float16 of a float32 constant beyond its range (a max reduction's -3.4e38 init after "
+    "unsafe_set_dtype to float16) folds into a float16 literal the FloatImm check rejects: compiling raises "
+    "'exceeds minimum of float16' where the same cast of a runtime value gives -inf",
+    ("unsafe_set_dtype", SCHEDULE), WELL_FORMED,
+    violated(rf"{LOWERING} ValueError: .*Literal value \S+ exceeds (?:minimum|maximum) of float16",
+             call("unsafe_set_dtype", "'float16'")))

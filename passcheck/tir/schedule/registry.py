@@ -69,6 +69,9 @@ class Primitive:
     executable: bool = True  # the scheduled code compiles and runs on CPU
     reassociates: bool = False  # may change the order in which a reduction adds up
     unsafe: bool = False  # TVM documents it as not checked (unsafe_*): only structural checks
+    # An unsafe_ primitive's claim that TVM's later checks may rightly refuse: a lowering error
+    # matching this is TVM catching the caller's claim, not a finding.
+    refuted_by: str = ""
     # Binds GPU threads to build for a GPU (primitives/gpu.py): drawn in sequences only with
     # --target cuda, so CPU sequences stay executable.
     gpu_only: bool = False

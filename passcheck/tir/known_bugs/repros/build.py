@@ -284,3 +284,9 @@ keep_repro('test_bind_of_a_reduction_loop_is_accepted_but_cannot_be_lowered', 'c
                Step(prim='cross_thread_reduction', block='pool+o', loops=(4,), args=(('threads', 7), ('rfactor', False)))),
         prefix=1,
     ), ir="tir")
+
+keep_repro('test_cast_of_a_constant_beyond_float16_does_not_compile', 'unsafe_set_dtype', 'well_formed_before_after',
+    ScheduleExample(
+        spec=PrimFuncSpec(kind='reduce', shape=(3, 2), attrs=(('axes', (1,)), ('op', 'max')), epilogue=True),
+        steps=(Step(prim='unsafe_set_dtype', block='red', args=(('buffer', 0), ('dtype', 'float16'))),),
+    ), ir="tir")

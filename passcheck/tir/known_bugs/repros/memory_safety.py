@@ -81,6 +81,18 @@ keep_repro('test_write_at_write_back_drops_the_split_predicate', 'write_at', 'bo
         ),
         prefix=1,
     ), ir="tir")
+keep_repro('test_write_at_write_back_drops_the_split_predicate', 'schedule', 'reads_initialised',
+    ScheduleExample(
+        spec=PrimFuncSpec(kind='transpose', shape=(1, 9), attrs=(('perm', (1, 0)),), index_dtype='int64',
+                          epilogue=True, epilogue_op='clip'),
+        steps=(
+            Step(prim='split', block='post', loops=(6,), args=(('factors', (None, 5)),)),
+            Step(prim='compute_at', block='transpose', loops=(0,),
+                 args=(('target', 'post'), ('preserve_unit_loops', False), ('index', -1))),
+            Step(prim='write_at', block='transpose', loops=(5,), args=(('buffer', 0), ('scope', 'local'))),
+        ),
+        prefix=2,
+    ), ir="tir")
 
 keep_repro('test_reindex_cache_read_after_a_non_dividing_split_drops_the_predicate', 'reindex_cache_read', 'bounds_safe_z3',
     ScheduleExample(

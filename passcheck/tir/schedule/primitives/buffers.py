@@ -123,6 +123,8 @@ def _apply_unsafe_hide_buffer_access(sch: Any, step: Step) -> str:
 register_primitive(Primitive("unsafe_hide_buffer_access", _draw_unsafe_hide_buffer_access,
                              _apply_unsafe_hide_buffer_access, "hide a read or write from the block's signature",
                              unsafe=True,
+                             # a hidden write the block still makes: lowering's signature check says so
+                             refuted_by=r"is written in the block but is not in the block's signature",
                              params=(param("unsafe_hide_buffer_access", "block", "SBlockRV"),
                                      param("unsafe_hide_buffer_access", "buf_type", "read", "write",
                                            form=arg_form("kind", default="read")),
