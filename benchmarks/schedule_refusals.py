@@ -88,6 +88,11 @@ def in_child(example: Any, sequence: bool) -> list[tuple[str, str, str]]:
 
 
 def measure(names: list[str], examples: int, sequences: int, seed: int) -> dict[str, dict[str, int]]:
+    # Imported here, before the first fork: drawing needs no TVM, and a child importing it itself
+    # spends ~1 s on that (30x the step it measures).
+    import tvm  # noqa: F401
+    from tvm import s_tir  # noqa: F401
+
     from passcheck.core.draws import examples_of
     from passcheck.core.subject import Options
     from passcheck.tir.subjects import tir_subject

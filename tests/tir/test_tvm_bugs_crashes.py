@@ -89,6 +89,12 @@ def test_merge_of_a_loop_with_itself_segfaults() -> None:
     copy = ScheduleExample(spec, (Step("read_at", "pre", (7,), (("buffer", 2), ("scope", "global"))),
                                   Step("merge", "pre<2", (0,), (("other", "pre"),))))
     assert "SIGSEGV" in engine_recognises("schedule", RAISES, copy, "test_merge_of_a_loop_with_itself_segfaults")
+    # sample_compute_location computes `side` at join's loop; merging their loops is merging one
+    # loop with itself (`schedule --examples 2000`, seed 5077)
+    spec = PrimFuncSpec("reduce_beside", (2, 1), (("op", "max"),), "int64")
+    sampled = ScheduleExample(spec, (Step("sample_compute_location", "side", (), (("decision", 1),)),
+                                     Step("merge", "side", (0,), (("other", "join"),))))
+    assert "SIGSEGV" in engine_recognises("schedule", RAISES, sampled, "test_merge_of_a_loop_with_itself_segfaults")
 
 
 def test_cache_index_after_fusing_unit_loops_segfaults() -> None:

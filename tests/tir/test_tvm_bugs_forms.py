@@ -89,6 +89,19 @@ def test_blockize_of_a_decomposed_reduction_and_its_consumer_drops_the_init() ->
     assert "reads red[0]" in known_violation(G.reads_initialised, case)
 
 
+def test_blockize_of_a_list_out_of_program_order_reorders_the_blocks() -> None:
+    """Found by `schedule --examples 2000` (seed 5077), on reindex copies. blockize([ew1, ew0]) of
+    two consecutive nests, consumer first: the outer block holds them in the list's order, so ew1
+    reads ew0 before ew0 is computed (NaN from the marker fill). The same list in program order
+    computes the kernel. A list is a set of blocks to wrap: its order is not the caller's to get
+    right, or else it must be refused."""
+    spec = PrimFuncSpec("elementwise", (4,), (("depth", 2),), "int32")
+    case = case_of("blockize", spec, _blockize("ew1", "ew0"))
+    assert "reads ew0" in known_violation(G.reads_initialised, case)
+    assert "computes different values" in known_violation(G.equivalent_by_execution, case)
+    G.equivalent_by_execution(case_of("blockize", spec, _blockize("ew0", "ew1")))
+
+
 def test_compute_at_rejects_an_out_of_range_index_with_an_internal_error() -> None:
     """compute_at's `index` must lie in the valid insertion points or be -1/-2: an index out of
     that range is the caller's mistake, reported with an InternalError instead of a

@@ -259,3 +259,18 @@ def test_reverse_compute_at_under_a_split_of_a_fused_loop_drops_the_predicate() 
         sch.reverse_compute_at(sch.cache_write(sch.get_sblock("ew0"), 0, "local"), inner)
         write_back = sch.get(sch.get_sblock("ew0_local"))
         assert (str(write_back.iter_vars[1].dom.extent) == "32") == fused
+
+
+def test_pad_einsum_of_a_loop_partition_piece_stores_past_the_buffer() -> None:
+    """Found by `schedule --examples 2000` (seed 5077). loop_partition [1, None, 1] of a 3-long
+    loop leaves the piece `for i02 in range(2, 3)` whose block binds `T.axis.spatial((2, 3), i02)`.
+    pad_einsum of that block to 8 pads the domain to (2, 10) -- an extent of 8 from a min of 2 --
+    but, the block's buffers being the parameters themselves, adds no padded copies and no guard:
+    it loads ew1[9] and stores ew2[9] of 3-element buffers. (The whole loop, padded alike, is
+    given padded buffers.)"""
+    spec = PrimFuncSpec("elementwise", (3,), (("depth", 3),), "int32")
+    case = case_of("pad_einsum", spec, Step("loop_partition", "ew2", (5,), (("factors", (1, None, 1)),
+                                                                           ("preserve_unit_iters", False))),
+                   Step("pad_einsum", "ew2%2", (), (("padding", (8,)),)), prefix=1)
+    msg = known_violation(G.bounds_safe_z3, case)
+    assert "store ew2[" in msg and "outside [0, 3)" in msg, msg

@@ -171,3 +171,43 @@ def test_pad_einsum_of_a_sum_over_an_inlined_expression_adds_the_padding() -> No
                       "test_pad_einsum_of_a_sum_over_an_inlined_expression_adds_the_padding", ir="tir")
     # padded without the inlining (the sum reads pre, padded with 0) it is right
     G.equivalent_by_execution(example_case("pad_einsum", ScheduleExample(spec, steps[1:])))
+
+
+def test_reverse_compute_at_under_a_predicated_loop_the_producer_ignores_runs_every_iteration() -> None:
+    """Found by `schedule --examples 2000` (seed 5077). A 1-row loop split [1, 1] without unit
+    iterators binds the producer to the constant 0; splitting the inner loop [None, 16] adds the
+    predicate `i_1_1 < 1`. reverse_compute_at of the consumer there gives it no predicate (its
+    binding does not use the loop either), so it runs 16 times; lowering allocates the
+    intermediate inside the loop (the accesses' lowest common ancestor), and iterations 1..15 read
+    a fresh buffer nobody wrote. Plain TVM gets the right answer only when the stack slot still
+    holds iteration 0's value; passcheck's marker fill shows the read."""
+    import tvm
+    from tvm import s_tir
+
+    from passcheck.tir.kernels import build_primfunc
+
+    spec = PrimFuncSpec("elementwise", (1, 1), (("depth", 2),), "int32")
+    steps = (Step("split", "ew0", (0,), (("factors", (1, 1)), ("preserve_unit_iters", False))),
+             Step("split", "ew0", (1,), (("factors", (None, 16)), ("preserve_unit_iters", False))),
+             Step("reverse_compute_at", "ew1", (2,), (("target", "ew0"), ("preserve_unit_loops", False),
+                                                      ("index", -1))))
+    name = "test_reverse_compute_at_under_a_predicated_loop_the_producer_ignores_runs_every_iteration"
+    assert "at i0_1_1=" in assert_recognised("schedule", "reads_initialised", ScheduleExample(spec, steps), name,
+                                             ir="tir")
+    assert_recognised("schedule", "equivalent_by_execution", ScheduleExample(spec, steps), name, ir="tir")
+    sch = tvm.s_tir.Schedule(tvm.IRModule({"main": build_primfunc(spec)}))
+    _, inner = sch.split(sch.get_loops(sch.get_sblock("ew0"))[0], [1, 1], preserve_unit_iters=False)
+    _, inner = sch.split(inner, [None, 16], preserve_unit_iters=False)
+    sch.reverse_compute_at(sch.get_sblock("ew1"), inner, preserve_unit_loops=False)
+    assert _has_predicate(sch, "ew0") and not _has_predicate(sch, "ew1")
+    lowered = s_tir.transform.CompactBufferAllocation()(s_tir.transform.ConvertBlocksToOpaque()(
+        s_tir.transform.PlanAndUpdateBufferAllocationLocation()(sch.mod))).script()
+    # the intermediate's allocation moved inside the 16-iteration loop both blocks share
+    assert lowered.index("T.grid(1, 1, 16)") < lowered.index("ew0 = T.sblock_alloc_buffer")
+
+
+def _has_predicate(sch: object, block: str) -> bool:
+    text = sch.mod.script()  # type: ignore[attr-defined]
+    start = text.index(f'T.sblock("{block}")')
+    end = text.find("T.sblock(", start + 1)
+    return "T.where" in text[start:end if end > 0 else None]

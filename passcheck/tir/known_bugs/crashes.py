@@ -17,13 +17,16 @@ bug(FILE, "test_loop_partition_segfaults_on_a_loop_with_two_blocks",
 # same two blocks merged a second time, a block's loop merged with its own.
 _MERGE = r"\bmerge\('([^']+)', loops=\[\d+\], other='"
 bug(FILE, "test_merge_of_a_loop_with_itself_segfaults",
-    "merge of a loop with itself (two blocks moved into one nest by compute_at, read_at or write_at, or by a "
+    "merge of a loop with itself (two blocks moved into one nest by compute_at (or a sampled compute location), "
+    "read_at or write_at, or by a "
     "first merge, then their "
     "loops merged; or a block's loop merged with itself): SIGSEGV",
     ("merge", SCHEDULE), RAISES, CRASHED,
     # (a merge of three loops names the third after the other: ", third='...')")
     # (read_at/write_at put their copy block in the nest of the block they copy for)
-    ir=f"(?:{calls('reverse_compute_at|compute_at|read_at|write_at', 'merge')})|{_MERGE}\\1'[,)]"
+    # (sample_compute_location applies a compute_at at the location it samples)
+    ir=f"(?:{calls('reverse_compute_at|compute_at|sample_compute_location|read_at|write_at', 'merge')})"
+       f"|{_MERGE}\\1'[,)]"
        f"|{_MERGE}([^']+)'[,)].*\\bmerge\\('(?:\\2', loops=\\[\\d+\\], other='\\3|\\3', loops=\\[\\d+\\], other='\\2)'[,)]")
 bug(FILE, "test_cache_index_after_fusing_unit_loops_segfaults",
     "cache_index after fusing unit loops: SIGSEGV",

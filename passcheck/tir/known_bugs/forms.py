@@ -44,6 +44,12 @@ bug(FILE, "test_blockize_of_a_decomposed_reduction_and_its_consumer_drops_the_in
     "blockize of a list holding a reduction's update block (after decompose_reduction) and its consumer: the "
     "init block disappears, the update reads its accumulator uninitialised",
     ("blockize", SCHEDULE), READS, violated(GARBAGE, "decompose_reduction", call("blockize", r"\[")))
+bug(FILE, "test_blockize_of_a_list_out_of_program_order_reorders_the_blocks",
+    "blockize of a list of consecutive blocks given out of program order (consumer first): the outer block holds "
+    "them in the list's order, so the consumer runs before its producer and reads what nobody wrote yet",
+    # (a decomposed reduction's update and its consumer, in order, is the bug above)
+    ("blockize", SCHEDULE), READS,
+    f"(?:{GARBAGE})(?:(?!decompose_reduction\\().)*" + call("blockize", r"\["))
 bug(FILE, "test_compute_at_rejects_an_out_of_range_index_with_an_internal_error",
     "compute_at with an index outside the valid insertion points: InternalError 'Valid index', not a "
     "ScheduleError (reverse_compute_at's twin)",

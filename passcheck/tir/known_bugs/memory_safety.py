@@ -74,3 +74,7 @@ bug(FILE, "test_reverse_compute_at_under_a_split_of_a_fused_loop_drops_the_predi
     "(cache_local does exactly this)",
     ("reverse_compute_at", "cache_local", SCHEDULE, "gpu-target"), BOUNDS,
     violated(OUT_OF_BOUNDS, "fuse", "reverse_compute_at"))
+bug(FILE, "test_pad_einsum_of_a_loop_partition_piece_stores_past_the_buffer",
+    "pad_einsum of a block whose domain does not start at 0 (a loop_partition piece, range(2, 3)): the domain is "
+    "padded to (2, 10) with no padded buffers and no guard, and the block stores ew2[2..9] of 3",
+    ("pad_einsum", SCHEDULE), BOUNDS, violated(OUT_OF_BOUNDS, "loop_partition", "pad_einsum"))

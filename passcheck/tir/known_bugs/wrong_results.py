@@ -173,3 +173,10 @@ bug(f"{FILE}_2", "test_pad_einsum_of_a_sum_over_an_inlined_expression_adds_the_p
     "pad_einsum of a sum whose body is an expression of the loads, not a product (a producer compute_inline'd "
     "into it: X * 0.5 + 1): the padded reduction axis adds f(0) = 1 per padded element",
     ("pad_einsum", SCHEDULE), EXEC, violated(WRONG_VALUES, "compute_inline", "pad_einsum"))
+bug(f"{FILE}_2", "test_reverse_compute_at_under_a_predicated_loop_the_producer_ignores_runs_every_iteration",
+    "reverse_compute_at under the predicated inner loop of a non-dividing split that the producer's binding does not "
+    "use (a unit loop split with preserve_unit_iters=False): the consumer gets no predicate and runs in every "
+    "iteration, the intermediate is allocated per iteration, and the consumer reads it where nothing was written",
+    ("reverse_compute_at", SCHEDULE), READS,
+    violated(GARBAGE, call("split", "preserve_unit_iters=False"), "split", "reverse_compute_at"),
+    ir=r"T\.where\(")

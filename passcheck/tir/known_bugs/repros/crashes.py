@@ -101,3 +101,10 @@ keep_repro('test_merge_of_a_loop_with_itself_segfaults', 'schedule', 'transforma
         steps=(Step(prim='read_at', block='pre', loops=(7,), args=(('buffer', 2), ('scope', 'global'))),
                Step(prim='merge', block='pre<2', loops=(0,), args=(('other', 'pre'),))),
     ), ir="tir")
+
+keep_repro('test_merge_of_a_loop_with_itself_segfaults', 'schedule', 'transformation_does_not_raise',
+    ScheduleExample(
+        spec=PrimFuncSpec(kind='reduce_beside', shape=(2, 1), attrs=(('op', 'max'),), index_dtype='int64'),
+        steps=(Step(prim='sample_compute_location', block='side', args=(('decision', 1),)),
+               Step(prim='merge', block='side', loops=(0,), args=(('other', 'join'),))),
+    ), ir="tir")

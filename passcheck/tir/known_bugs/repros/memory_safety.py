@@ -289,3 +289,12 @@ keep_repro('test_rfactor_after_a_non_dividing_split_drops_the_predicate', 'cross
                Step(prim='cross_thread_reduction', block='conv', loops=(7,), args=(('threads', 1024), ('rfactor', True)))),
         prefix=1,
     ), ir="tir")
+
+keep_repro('test_pad_einsum_of_a_loop_partition_piece_stores_past_the_buffer', 'pad_einsum', 'bounds_safe_z3',
+    ScheduleExample(
+        spec=PrimFuncSpec(kind='elementwise', shape=(3,), attrs=(('depth', 3),)),
+        steps=(Step(prim='loop_partition', block='ew2', loops=(5,),
+                    args=(('factors', (1, None, 1)), ('preserve_unit_iters', False))),
+               Step(prim='pad_einsum', block='ew2%2', args=(('padding', (8,)),))),
+        prefix=1,
+    ), ir="tir")

@@ -127,3 +127,11 @@ keep_repro('test_cache_read_after_loop_partition_copies_before_the_last_piece', 
                     args=(('buffer', 0), ('scope', 'global'), ('perm', (0, 1)), ('by_name', True)))),
         prefix=1,
     ), ir="tir")
+
+for _prop in ('reads_initialised', 'equivalent_by_execution'):
+    keep_repro('test_blockize_of_a_list_out_of_program_order_reorders_the_blocks', 'blockize', _prop,
+        ScheduleExample(
+            spec=PrimFuncSpec(kind='elementwise', shape=(4,), attrs=(('depth', 2),)),
+            steps=(Step(prim='blockize', block='ew1',
+                        args=(('blocks', ('ew1', 'ew0')), ('preserve_unit_iters', True))),),
+        ), ir="tir")

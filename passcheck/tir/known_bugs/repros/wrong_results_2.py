@@ -111,3 +111,14 @@ keep_repro('test_reverse_compute_at_under_a_fused_loop_shrinks_the_reduction_win
         steps=(Step(prim='reverse_compute_at', block='pool', loops=(4,),
                     args=(('target', 'pre'), ('preserve_unit_loops', False), ('index', -2))),),
     ), ir="tir")
+
+_RCA_UNPREDICATED = ScheduleExample(
+    spec=PrimFuncSpec(kind='elementwise', shape=(1, 1), attrs=(('depth', 2),), index_dtype='int32'),
+    steps=(Step(prim='split', block='ew0', loops=(0,), args=(('factors', (1, 1)), ('preserve_unit_iters', False))),
+           Step(prim='split', block='ew0', loops=(1,), args=(('factors', (None, 16)), ('preserve_unit_iters', False))),
+           Step(prim='reverse_compute_at', block='ew1', loops=(2,),
+                args=(('target', 'ew0'), ('preserve_unit_loops', False), ('index', -1)))),
+)
+for _prop in ('reads_initialised', 'equivalent_by_execution'):
+    keep_repro('test_reverse_compute_at_under_a_predicated_loop_the_producer_ignores_runs_every_iteration', 'schedule',
+               _prop, _RCA_UNPREDICATED, ir="tir")
