@@ -95,6 +95,12 @@ def test_merge_of_a_loop_with_itself_segfaults() -> None:
     sampled = ScheduleExample(spec, (Step("sample_compute_location", "side", (), (("decision", 1),)),
                                      Step("merge", "side", (0,), (("other", "join"),))))
     assert "SIGSEGV" in engine_recognises("schedule", RAISES, sampled, "test_merge_of_a_loop_with_itself_segfaults")
+    # three loops merged, then two of them again: the other named the first merge's third
+    # (`schedule --examples 2000`, seed 5077)
+    spec = PrimFuncSpec("branch2", (1, 1, 1), (("left", 1), ("right", 1), ("join", "mul")), "int32", prologue=True)
+    again = ScheduleExample(spec, (Step("merge", "join", (1,), (("other", "right0"), ("third", "pre"))),
+                                   Step("merge", "join", (0,), (("other", "pre"),))))
+    assert "SIGSEGV" in engine_recognises("schedule", RAISES, again, "test_merge_of_a_loop_with_itself_segfaults")
 
 
 def test_cache_index_after_fusing_unit_loops_segfaults() -> None:

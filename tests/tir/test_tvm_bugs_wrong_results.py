@@ -90,6 +90,14 @@ def test_reindex_write_after_reverse_compute_at_copies_back_too_late() -> None:
     assert "computes different values" in known_violation(G.equivalent_by_execution, case)
     # The value read was never written: the static check sees the read itself.
     assert "reads memory no store wrote before" in known_violation(G.reads_initialised, case)
+    # write_at's copy to the output is the consumer inside the nest (`schedule --examples 2000`,
+    # seed 5077): the reindexed write's copy back to conv_local comes after the whole nest
+    spec = PrimFuncSpec("conv2d", (1, 1, 1, 1), (("out_channels", 4), ("kernel", (1, 3)), ("stride", (3, 1)),
+                                                 ("dilation", (1, 1)), ("padding", (1, 2))), "int64")
+    case = case_of("schedule", spec, Step("write_at", "conv", (6,), (("buffer", 0), ("scope", "local"))),
+                   Step("reindex", "conv", (), (("kind", "write"), ("buffer", 0))))
+    assert "reads conv_local" in known_violation(G.reads_initialised, case)
+    assert "computes different values" in known_violation(G.equivalent_by_execution, case)
 
 
 def test_reindex_read_after_reverse_compute_at_copies_before_the_producer() -> None:

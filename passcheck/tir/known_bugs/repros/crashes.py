@@ -108,3 +108,11 @@ keep_repro('test_merge_of_a_loop_with_itself_segfaults', 'schedule', 'transforma
         steps=(Step(prim='sample_compute_location', block='side', args=(('decision', 1),)),
                Step(prim='merge', block='side', loops=(0,), args=(('other', 'join'),))),
     ), ir="tir")
+
+keep_repro('test_merge_of_a_loop_with_itself_segfaults', 'schedule', 'transformation_does_not_raise',
+    ScheduleExample(
+        spec=PrimFuncSpec(kind='branch2', shape=(1, 1, 1), attrs=(('left', 1), ('right', 1), ('join', 'mul')),
+                          prologue=True),
+        steps=(Step(prim='merge', block='join', loops=(1,), args=(('other', 'right0'), ('third', 'pre'))),
+               Step(prim='merge', block='join', loops=(0,), args=(('other', 'pre'),))),
+    ), ir="tir")
