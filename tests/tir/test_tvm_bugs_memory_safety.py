@@ -274,3 +274,19 @@ def test_pad_einsum_of_a_loop_partition_piece_stores_past_the_buffer() -> None:
                    Step("pad_einsum", "ew2%2", (), (("padding", (8,)),)), prefix=1)
     msg = known_violation(G.bounds_safe_z3, case)
     assert "store ew2[" in msg and "outside [0, 3)" in msg, msg
+
+
+def test_fuse_reduction_epilogue_indexes_the_init_in_block_iterator_order() -> None:
+    """Found by `schedule --examples 2000` (seed 5077). rfactor with factor_axis=-1 makes a block
+    whose iterators are (vk0, v_i0) and whose store is red_rf[v_i0, vk0]; its write cached, then
+    the cache's copy-back fused in as the epilogue: the update still stores red_rf[v_i0, vk0] but
+    the new init stores red_rf[vk0, v_i0] -- the iterators in block order -- which for the
+    (2, 1) buffer is row 0, column 1."""
+    spec = PrimFuncSpec("reduce", (1, 1, 2), (("axes", (0, 1)), ("op", "sum")), "int32")
+    case = case_of("fuse_reduction_epilogue", spec, Step("rfactor", "red", (1,), (("factor_axis", -1),)),
+                   Step("cache_write", "red+rf", (), (("buffer", 0), ("scope", "global"))),
+                   Step("fuse_reduction_epilogue", "red+rf", (), (("epilogue", "red+rf>0"),)), prefix=2)
+    after = case.after.script()
+    assert "red_rf[vk0, v_i0] = T.float32(0.0)" in after and "red_rf[v_i0, vk0] = red_rf[v_i0, vk0] +" in after
+    msg = known_violation(G.bounds_safe_z3, case)
+    assert "store red.rf[0, i0] (shape [2, 1])" in msg and "outside [0, 1)" in msg, msg

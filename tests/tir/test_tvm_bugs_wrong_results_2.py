@@ -211,3 +211,22 @@ def _has_predicate(sch: object, block: str) -> bool:
     start = text.index(f'T.sblock("{block}")')
     end = text.find("T.sblock(", start + 1)
     return "T.where" in text[start:end if end > 0 else None]
+
+
+def test_transform_layout_with_padding_drops_a_block_computed_at_the_writer() -> None:
+    """Found by `schedule --examples 2000` (seed 5077). `matmul` computed at `post`'s row loop,
+    `post`'s write cached (reindex_cache_write: transform_layout may not change a parameter), then
+    the cache's layout split with a pad value: `post`'s new nest iterates the padded layout, and
+    the `matmul` block that lived in the old nest is simply gone -- nothing writes `matmul`
+    any more. Without the compute_at the same transform keeps both blocks."""
+    spec = PrimFuncSpec("matmul", (1, 1), (("n", 1),), "int32", epilogue=True, epilogue_op="clip")
+    layout = Step("transform_layout", "post", (), (("kind", "write"), ("buffer", 0), ("map", ("split", 0, 2)),
+                                                   ("pad_value", "expr"), ("intermediate", True)))
+    steps = (Step("compute_at", "matmul", (6,), (("target", "post"), ("preserve_unit_loops", False),
+                                                 ("index", -2))),
+             Step("reindex_cache_write", "post", (), (("buffer", 0), ("scope", "global"), ("perm", (0, 1)))), layout)
+    case = case_of("schedule", spec, *steps)
+    assert 'T.sblock("matmul")' in case.before.script() and 'T.sblock("matmul")' not in case.after.script()
+    assert "reads matmul" in known_violation(G.reads_initialised, case)
+    assert "computes different values" in known_violation(G.equivalent_by_execution, case)
+    G.equivalent_by_execution(case_of("schedule", spec, *steps[1:]))

@@ -80,3 +80,8 @@ bug(FILE, "test_pad_einsum_of_a_loop_partition_piece_stores_past_the_buffer",
     "pad_einsum of a block whose domain does not start at 0 (a loop_partition piece, range(2, 3)): the domain is "
     "padded to (2, 10) with no padded buffers and no guard, and the block stores ew2[2..9] of 3",
     ("pad_einsum", SCHEDULE), BOUNDS, violated(OUT_OF_BOUNDS, "loop_partition", "pad_einsum"))
+bug(FILE, "test_fuse_reduction_epilogue_indexes_the_init_in_block_iterator_order",
+    "fuse_reduction_epilogue of a reduction whose block iterators are not in its buffer's index order (rfactor with "
+    "factor_axis=-1: iterators (vk0, v_i0), stores red_rf[v_i0, vk0]): the fused init stores red_rf[vk0, v_i0], "
+    "transposed, past the buffer's end",
+    ("fuse_reduction_epilogue", SCHEDULE), BOUNDS, violated(OUT_OF_BOUNDS, "rfactor", "fuse_reduction_epilogue"))

@@ -181,3 +181,8 @@ bug(f"{FILE}_2", "test_reverse_compute_at_under_a_predicated_loop_the_producer_i
     ("reverse_compute_at", SCHEDULE), READS,
     violated(GARBAGE, call("split", "preserve_unit_iters=False"), "split", "reverse_compute_at"),
     ir=r"T\.where\(")
+bug(f"{FILE}_2", "test_transform_layout_with_padding_drops_a_block_computed_at_the_writer",
+    "transform_layout with pad_value of the buffer a block writes, where compute_at moved that block's producer "
+    "under its loop: the rewritten nest (the padded layout's loops) holds the writer only, the producer block is "
+    "gone, and the writer reads its buffer unwritten",
+    ("transform_layout", SCHEDULE), READS, violated(GARBAGE, "compute_at", call("transform_layout", "pad_value=")))

@@ -298,3 +298,13 @@ keep_repro('test_pad_einsum_of_a_loop_partition_piece_stores_past_the_buffer', '
                Step(prim='pad_einsum', block='ew2%2', args=(('padding', (8,)),))),
         prefix=1,
     ), ir="tir")
+
+keep_repro('test_fuse_reduction_epilogue_indexes_the_init_in_block_iterator_order', 'fuse_reduction_epilogue',
+           'bounds_safe_z3',
+    ScheduleExample(
+        spec=PrimFuncSpec(kind='reduce', shape=(1, 1, 2), attrs=(('axes', (0, 1)), ('op', 'sum'))),
+        steps=(Step(prim='rfactor', block='red', loops=(1,), args=(('factor_axis', -1),)),
+               Step(prim='cache_write', block='red+rf', args=(('buffer', 0), ('scope', 'global'))),
+               Step(prim='fuse_reduction_epilogue', block='red+rf', args=(('epilogue', 'red+rf>0'),))),
+        prefix=2,
+    ), ir="tir")

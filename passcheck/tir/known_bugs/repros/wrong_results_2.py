@@ -122,3 +122,16 @@ _RCA_UNPREDICATED = ScheduleExample(
 for _prop in ('reads_initialised', 'equivalent_by_execution'):
     keep_repro('test_reverse_compute_at_under_a_predicated_loop_the_producer_ignores_runs_every_iteration', 'schedule',
                _prop, _RCA_UNPREDICATED, ir="tir")
+
+_LAYOUT_DROPS = ScheduleExample(
+    spec=PrimFuncSpec(kind='matmul', shape=(1, 1), attrs=(('n', 1),), epilogue=True, epilogue_op='clip'),
+    steps=(Step(prim='compute_at', block='matmul', loops=(6,),
+                args=(('target', 'post'), ('preserve_unit_loops', False), ('index', -2))),
+           Step(prim='reindex_cache_write', block='post', args=(('buffer', 0), ('scope', 'global'), ('perm', (0, 1)))),
+           Step(prim='transform_layout', block='post',
+                args=(('kind', 'write'), ('buffer', 0), ('map', ('split', 0, 2)), ('pad_value', 'expr'),
+                      ('intermediate', True)))),
+)
+for _prop in ('reads_initialised', 'equivalent_by_execution'):
+    keep_repro('test_transform_layout_with_padding_drops_a_block_computed_at_the_writer', 'schedule', _prop,
+               _LAYOUT_DROPS, ir="tir")
