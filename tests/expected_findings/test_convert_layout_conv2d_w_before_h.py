@@ -120,6 +120,8 @@ def _consumer_after(kernel: str, consumer: str) -> GraphSpec:
                      Node("nll_loss", (), (("ignore_index", -100), ("reduction", "mean")), (), "float32")),
         "collapse_sum_like": ((TensorDecl("p2", (1, 1, 3, 1), "float32", False),),
                               Node("collapse_sum_like", (), (), (1, 1, 3, 1), "float32")),
+        # (seed 101 of a 500-example AlterOpLayout run: collapse_sum_to's rule refuses the swapped shape)
+        "collapse_sum_to": ((), Node("collapse_sum_to", (), (("shape", (3, 1)),), (3, 1), "float32")),
         # (seed 6 of a 500-example AlterOpLayout run: a batch_norm over H after a W-before-H data layout)
         "batch_norm": (tuple(TensorDecl(f"p{i}", (3,), "float32", False, 0.5, 2.0) for i in range(2, 6)),
                        Node("batch_norm", (), (("axis", -2), ("epsilon", 1e-5)), (1, 1, 3, 1), "float32")),
@@ -131,7 +133,7 @@ def _consumer_after(kernel: str, consumer: str) -> GraphSpec:
     return replace(base, inputs=(x, w, *more), nodes=(conv, node), outputs=(n_in + 1,))
 
 
-@pytest.mark.parametrize("consumer", ["layer_norm", "nll_loss", "collapse_sum_like", "batch_norm"])
+@pytest.mark.parametrize("consumer", ["layer_norm", "nll_loss", "collapse_sum_like", "collapse_sum_to", "batch_norm"])
 def test_more_consumers_refusing_the_swapped_shape_are_the_same_bug(consumer: str) -> None:
     assert recheck("AlterOpLayout", "semantics_preserved", _consumer_after("IOHW", consumer)) == 0
     assert recheck("AlterOpLayout", "semantics_preserved", _consumer_after("IOWH", consumer)) == 1

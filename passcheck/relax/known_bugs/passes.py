@@ -220,7 +220,7 @@ register_known_bug(KnownBug(
     note="ConvertLayout to a conv2d data or kernel layout with W before H (NCWH, CNWH, OIWH, ...): the "
          "legalized conv reads the spatial axes by position, so padding and kernel sizes apply to the wrong "
          "axis (wrong output shape, wrong numbers, 'negative output shape' at build time, or a consumer such as "
-         "concat, a binary op, broadcast_to, layer_norm, collapse_sum_like, reshape or a loss refusing the swapped "
+         "concat, a binary op, broadcast_to, layer_norm, collapse_sum_like/_to, reshape or a loss refusing the swapped "
          "shape at run time)",
     subjects=("AlterOpLayout",),
     properties=("semantics_preserved",),
@@ -229,7 +229,7 @@ register_known_bug(KnownBug(
             r"|the first input shape at dim \d+ is|CrossEntropy requires the predictions and labels to have the same shape"
             r"|broadcast_to expects the input tensor shape is broadcastable to the target shape"
             r"|relax\.nn\.(?:layer|batch)_norm requires the input gamma|Shape mismatch for NLLLoss"
-            r"|relax\.collapse_sum_like, the data shape at dim"
+            r"|relax\.collapse_sum_(?:like|to), the data shape at dim"
             r"|Reshape expects the new shape to be convertible from the old shape",
     ir=r'R\.nn\.conv2d\([^\n]*(?:data_layout="[NC]*W[NC]*H|kernel_layout="[OI]*W[OI]*H)',
 ))

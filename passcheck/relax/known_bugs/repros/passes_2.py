@@ -1,4 +1,4 @@
-"""Kept repros of known TVM bugs (passes, part 2 of 2): each an example passcheck draws, the subject it
+"""Kept repros of known TVM bugs (passes, part 2 of 3): each an example passcheck draws, the subject it
 runs and the property it fails, as plain data. The tests under tests/expected_findings/ check these
 same examples (a test whose example is not kept here fails).
 """

@@ -1,0 +1,22 @@
+"""Kept repros of ConvertLayout (AlterOpLayout) bugs, continued from passes_2.py (the 400-line
+limit)."""
+
+from passcheck.core.known import keep_repro
+from passcheck.relax.spec import GraphSpec, Node, TensorDecl
+
+keep_repro('test_convert_layout_conv2d_w_before_h', 'AlterOpLayout', 'semantics_preserved',
+    GraphSpec(
+        inputs=(
+            TensorDecl(name='p0', shape=(1, 1, 3, 1), dtype='float32', const=False),
+            TensorDecl(name='p1', shape=(1, 1, 1, 2), dtype='float32', const=False),
+        ),
+        nodes=(
+            Node(
+                op='conv2d', args=(0, 1),
+                attrs=(('dilation', (1, 1)), ('groups', 1), ('padding', (0, 0, 0, 1)), ('strides', (1, 1))),
+                shape=(1, 1, 3, 1), dtype='float32',
+            ),
+            Node(op='collapse_sum_to', args=(2,), attrs=(('shape', (3, 1)),), shape=(3, 1), dtype='float32'),
+        ),
+        outputs=(3,), extra=(('desired_layouts', (('relax.nn.conv2d', ('NCHW', 'IOWH')),)),),
+    ))
