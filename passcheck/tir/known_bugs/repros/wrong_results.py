@@ -394,14 +394,3 @@ for _prop in ('bounds_safe_z3', 'block_instances_within_domain'):
             steps=(Step(prim='merge', block='red', loops=(2,), args=(('other', 'side'),)),
                    Step(prim='pad_einsum', block='red', args=(('padding', (8, 2)),))),
         ), ir="tir")
-
-_WRITE_AT_THEN_REINDEX = ScheduleExample(
-    spec=PrimFuncSpec(kind='conv2d', shape=(1, 1, 1, 1), attrs=(('out_channels', 4), ('kernel', (1, 3)),
-                                                                ('stride', (3, 1)), ('dilation', (1, 1)),
-                                                                ('padding', (1, 2))), index_dtype='int64'),
-    steps=(Step(prim='write_at', block='conv', loops=(6,), args=(('buffer', 0), ('scope', 'local'))),
-           Step(prim='reindex', block='conv', args=(('kind', 'write'), ('buffer', 0)))),
-)
-for _prop in ('reads_initialised', 'equivalent_by_execution'):
-    keep_repro('test_reindex_write_after_reverse_compute_at_copies_back_too_late', 'schedule', _prop,
-               _WRITE_AT_THEN_REINDEX, ir="tir")

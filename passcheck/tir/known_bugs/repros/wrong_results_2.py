@@ -135,3 +135,14 @@ _LAYOUT_DROPS = ScheduleExample(
 for _prop in ('reads_initialised', 'equivalent_by_execution'):
     keep_repro('test_transform_layout_with_padding_drops_a_block_computed_at_the_writer', 'schedule', _prop,
                _LAYOUT_DROPS, ir="tir")
+
+_WRITE_AT_THEN_REINDEX = ScheduleExample(
+    spec=PrimFuncSpec(kind='conv2d', shape=(1, 1, 1, 1), attrs=(('out_channels', 4), ('kernel', (1, 3)),
+                                                                ('stride', (3, 1)), ('dilation', (1, 1)),
+                                                                ('padding', (1, 2))), index_dtype='int64'),
+    steps=(Step(prim='write_at', block='conv', loops=(6,), args=(('buffer', 0), ('scope', 'local'))),
+           Step(prim='reindex', block='conv', args=(('kind', 'write'), ('buffer', 0)))),
+)
+for _prop in ('reads_initialised', 'equivalent_by_execution'):
+    keep_repro('test_reindex_write_after_reverse_compute_at_copies_back_too_late', 'schedule', _prop,
+               _WRITE_AT_THEN_REINDEX, ir="tir")
