@@ -153,6 +153,17 @@ def test_a_compacted_int32_intermediate_gets_int32_max_rows_and_does_not_build()
     case = example_case("annotate_buffer_access", ex)
     assert "cannot make uint from negative value" in known_violation(G.equivalent_by_execution, case)
     assert "T.alloc_buffer((2147483647, 2)" in case.lowered("after").script()
+    # and after reverse_compute_at (`schedule --examples 2000`, seed 5077): an avg pool's division
+    # moved under the pooling's loop, its read of the sum annotated one wider
+    ex = ScheduleExample(spec=PrimFuncSpec(kind="pool", shape=(1, 1, 1, 3), attrs=(("op", "avg"), ("kernel", (1, 2)),
+                                                                                 ("stride", (1, 1)), ("padding", (0, 0))),
+                                           index_dtype="int32", symbolic=True),
+                         steps=(Step("reverse_compute_at", "avg", (0,), (("target", "pool"), ("preserve_unit_loops", False),
+                                                                         ("index", 1))),
+                                Step("annotate_buffer_access", "avg", (), (("buffer", 2), ("grow", 1), ("points", True)))),
+                         prefix=1)
+    case = example_case("annotate_buffer_access", ex)
+    assert "cannot make uint from negative value" in known_violation(G.equivalent_by_execution, case)
 
 
 def test_bind_of_a_reduction_loop_is_accepted_but_cannot_be_lowered() -> None:

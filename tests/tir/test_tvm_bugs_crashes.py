@@ -101,6 +101,12 @@ def test_merge_of_a_loop_with_itself_segfaults() -> None:
     again = ScheduleExample(spec, (Step("merge", "join", (1,), (("other", "right0"), ("third", "pre"))),
                                    Step("merge", "join", (0,), (("other", "pre"),))))
     assert "SIGSEGV" in engine_recognises("schedule", RAISES, again, "test_merge_of_a_loop_with_itself_segfaults")
+    # loop_partition of a 1-long loop with factors (None, 1) leaves one piece: both references to
+    # its pieces name that one block, and merging them merges its loop with itself (seed 5077)
+    one = ScheduleExample(PrimFuncSpec("elementwise", (1,), (("depth", 2),), "int32"), (
+        Step("loop_partition", "ew0", (0,), (("factors", (None, 1)), ("preserve_unit_iters", False))),
+        Step("merge", "ew0%1", (0,), (("other", "ew0%0"),))))
+    assert "SIGSEGV" in engine_recognises("schedule", RAISES, one, "test_merge_of_a_loop_with_itself_segfaults")
 
 
 def test_cache_index_after_fusing_unit_loops_segfaults() -> None:

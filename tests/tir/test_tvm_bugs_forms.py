@@ -89,6 +89,19 @@ def test_blockize_of_a_decomposed_reduction_and_its_consumer_drops_the_init() ->
     assert "reads red[0]" in known_violation(G.reads_initialised, case)
 
 
+def test_blockize_of_a_list_holding_a_block_and_its_outer_block_duplicates_it() -> None:
+    """Found by `schedule --examples 2000` (seed 5077). blockize made `ew1_o` around `ew1`; a
+    second blockize of [ew0, ew1_o, ew1] is accepted (TVM's nesting check refuses one block named
+    twice, not a block beside its own ancestor): the new block holds ew0, ew1_o with ew1 inside,
+    and a second copy of ew1. verify_well_formed rejects the duplicate block."""
+    spec = PrimFuncSpec("elementwise", (1, 1), (("depth", 2),), "int32")
+    case = case_of("blockize", spec, Step("blockize", "ew1", (2,), (("preserve_unit_iters", False),)),
+                   Step("blockize", "ew0", (), (("blocks", ("ew0", "ew1+o", "ew1")), ("preserve_unit_iters", False))),
+                   prefix=1)
+    assert case.after.script().count('T.sblock("ew1")') == 2
+    assert "verify_well_formed rejects" in known_violation(G.well_formed_before_after, case)
+
+
 def test_blockize_of_a_list_out_of_program_order_reorders_the_blocks() -> None:
     """Found by `schedule --examples 2000` (seed 5077), on reindex copies. blockize([ew1, ew0]) of
     two consecutive nests, consumer first: the outer block holds them in the list's order, so ew1

@@ -41,10 +41,11 @@ bug(FILE, "test_blockize_of_a_split_unit_loop_is_ill_formed",
     ("blockize", SCHEDULE), (*WELL_FORMED, *EXEC),
     violated(f"{ILL_FORMED}|{NOT_BUILT} .*used before definition", SPLIT, "blockize"))
 bug(FILE, "test_a_compacted_int32_intermediate_gets_int32_max_rows_and_does_not_build",
-    "an intermediate of a symbolic int32 kernel computed at a consumer's tile (compute_at; then decompose_reduction, "
+    "an intermediate of a symbolic int32 kernel computed at a consumer's tile (compute_at, or a consumer moved "
+    "under its producer by reverse_compute_at; then decompose_reduction, "
     "annotate_buffer_access) is compacted to 2147483647 rows: the build fails 'cannot make uint from negative value'",
-    ("compute_at", "decompose_reduction", "annotate_buffer_access", SCHEDULE), EXEC,
-    violated(f"{NOT_BUILT} .*cannot make uint from negative value", "compute_at"))
+    ("compute_at", "reverse_compute_at", "decompose_reduction", "annotate_buffer_access", SCHEDULE), EXEC,
+    violated(f"{NOT_BUILT} .*cannot make uint from negative value", "compute_at|reverse_compute_at"))
 bug(FILE, "test_bind_of_a_reduction_loop_is_accepted_but_cannot_be_lowered",
     "bind of a reduction loop to threadIdx.x is accepted; the cross-thread reduction lowering rejects the nest",
     # (or, the reduction blockized, 'The indices of all BufferStores in the reduction block should be the same')

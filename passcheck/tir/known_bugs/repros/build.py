@@ -290,3 +290,14 @@ keep_repro('test_cast_of_a_constant_beyond_float16_does_not_compile', 'unsafe_se
         spec=PrimFuncSpec(kind='reduce', shape=(3, 2), attrs=(('axes', (1,)), ('op', 'max')), epilogue=True),
         steps=(Step(prim='unsafe_set_dtype', block='red', args=(('buffer', 0), ('dtype', 'float16'))),),
     ), ir="tir")
+
+keep_repro('test_a_compacted_int32_intermediate_gets_int32_max_rows_and_does_not_build', 'annotate_buffer_access',
+           'equivalent_by_execution',
+    ScheduleExample(
+        spec=PrimFuncSpec(kind='pool', shape=(1, 1, 1, 3), attrs=(('op', 'avg'), ('kernel', (1, 2)), ('stride', (1, 1)),
+                                                                 ('padding', (0, 0))), symbolic=True),
+        steps=(Step(prim='reverse_compute_at', block='avg', loops=(0,),
+                    args=(('target', 'pool'), ('preserve_unit_loops', False), ('index', 1))),
+               Step(prim='annotate_buffer_access', block='avg', args=(('buffer', 2), ('grow', 1), ('points', True)))),
+        prefix=1,
+    ), ir="tir")

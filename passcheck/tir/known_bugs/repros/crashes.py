@@ -116,3 +116,11 @@ keep_repro('test_merge_of_a_loop_with_itself_segfaults', 'schedule', 'transforma
         steps=(Step(prim='merge', block='join', loops=(1,), args=(('other', 'right0'), ('third', 'pre'))),
                Step(prim='merge', block='join', loops=(0,), args=(('other', 'pre'),))),
     ), ir="tir")
+
+keep_repro('test_merge_of_a_loop_with_itself_segfaults', 'schedule', 'transformation_does_not_raise',
+    ScheduleExample(
+        spec=PrimFuncSpec(kind='elementwise', shape=(1,), attrs=(('depth', 2),)),
+        steps=(Step(prim='loop_partition', block='ew0', loops=(0,),
+                    args=(('factors', (None, 1)), ('preserve_unit_iters', False))),
+               Step(prim='merge', block='ew0%1', loops=(0,), args=(('other', 'ew0%0'),))),
+    ), ir="tir")

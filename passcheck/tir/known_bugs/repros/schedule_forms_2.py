@@ -135,3 +135,13 @@ for _prop in ('reads_initialised', 'equivalent_by_execution'):
             steps=(Step(prim='blockize', block='ew1',
                         args=(('blocks', ('ew1', 'ew0')), ('preserve_unit_iters', True))),),
         ), ir="tir")
+
+keep_repro('test_blockize_of_a_list_holding_a_block_and_its_outer_block_duplicates_it', 'blockize',
+           'well_formed_before_after',
+    ScheduleExample(
+        spec=PrimFuncSpec(kind='elementwise', shape=(1, 1), attrs=(('depth', 2),)),
+        steps=(Step(prim='blockize', block='ew1', loops=(2,), args=(('preserve_unit_iters', False),)),
+               Step(prim='blockize', block='ew0',
+                    args=(('blocks', ('ew0', 'ew1+o', 'ew1')), ('preserve_unit_iters', False)))),
+        prefix=1,
+    ), ir="tir")
