@@ -272,6 +272,12 @@ def test_reindex_of_a_read_at_copy_uses_its_loop_vars_outside_their_loops() -> N
     msg = assert_recognised("schedule", "equivalent_by_execution", ex,
                             "test_reindex_of_a_read_at_copy_uses_its_loop_vars_outside_their_loops", ir="tir")
     assert "used before definition" in msg
+    # write_at's copy block alike (`schedule --examples 2000`, seed 5077): its read reindexed
+    copy = ScheduleExample(PrimFuncSpec("reshape", (1,), (("out_shape", (1, 1)),), "int32"),
+                           (Step("write_at", "reshape", (0,), (("buffer", 0), ("scope", "global"))),
+                            Step("reindex", "reshape>0", (), (("kind", "read"), ("buffer", 0)))))
+    assert_recognised("schedule", "well_formed_before_after", copy,
+                      "test_reindex_of_a_read_at_copy_uses_its_loop_vars_outside_their_loops", ir="tir")
 
 
 def test_vectorize_inside_a_vectorized_loop_does_not_build() -> None:

@@ -69,10 +69,11 @@ bug(FILE, "test_parallel_of_a_loop_inside_a_parallel_loop_does_not_build",
     ("parallel", SCHEDULE), EXEC, violated(f"{NOT_BUILT} .*Nested parallel loop is not supported", "parallel",
                                            "parallel"))
 bug(FILE, "test_reindex_of_a_read_at_copy_uses_its_loop_vars_outside_their_loops",
-    "reindex of a read_at copy block (whose copy loops are inside the block) is accepted: the new reindex block "
-    "indexes the source with the copy's loop vars outside their loops (ill-formed; the copy reads nothing written)",
+    "reindex of a read_at (or write_at) copy block (whose copy loops are inside the block) is accepted: the new "
+    "reindex block indexes the source with the copy's loop vars outside their loops (ill-formed; the copy reads "
+    "nothing written)",
     ("reindex", SCHEDULE), (*WELL_FORMED, "reads_initialised", *EXEC),
-    violated(f"{ILL_FORMED}|{UNINIT}|{NOT_BUILT} .*used before definition", "read_at",
+    violated(f"{ILL_FORMED}|{UNINIT}|{NOT_BUILT} .*used before definition", "read_at|write_at",
              call("reindex", first=r"\w+_(?:global|shared|local)\w*")))
 bug(FILE, "test_vectorize_inside_a_vectorized_loop_does_not_build",
     "vectorize of a loop inside a vectorized loop is accepted; the build warns 'vectorize inside vectorized loop, "

@@ -301,3 +301,10 @@ keep_repro('test_a_compacted_int32_intermediate_gets_int32_max_rows_and_does_not
                Step(prim='annotate_buffer_access', block='avg', args=(('buffer', 2), ('grow', 1), ('points', True)))),
         prefix=1,
     ), ir="tir")
+
+keep_repro('test_reindex_of_a_read_at_copy_uses_its_loop_vars_outside_their_loops', 'schedule', 'well_formed_before_after',
+    ScheduleExample(
+        spec=PrimFuncSpec(kind='reshape', shape=(1,), attrs=(('out_shape', (1, 1)),)),
+        steps=(Step(prim='write_at', block='reshape', loops=(0,), args=(('buffer', 0), ('scope', 'global'))),
+               Step(prim='reindex', block='reshape>0', args=(('kind', 'read'), ('buffer', 0)))),
+    ), ir="tir")
