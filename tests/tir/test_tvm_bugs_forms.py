@@ -100,6 +100,13 @@ def test_blockize_of_a_list_holding_a_block_and_its_outer_block_duplicates_it() 
                    prefix=1)
     assert case.after.script().count('T.sblock("ew1")') == 2
     assert "verify_well_formed rejects" in known_violation(G.well_formed_before_after, case)
+    # a decomposed reduction's update named by reference and by its old name (seed 5077 again)
+    spec = PrimFuncSpec("reduce_beside", (1, 1), (("op", "sum"),), "int32")
+    case = case_of("blockize", spec, Step("decompose_reduction", "red", (0,)),
+                   Step("blockize", "red+update", (), (("blocks", ("red+update", "red", "side")),
+                                                      ("preserve_unit_iters", False))), prefix=1)
+    assert case.after.script().count('T.sblock("red_update")') == 2
+    assert "verify_well_formed rejects" in known_violation(G.well_formed_before_after, case)
 
 
 def test_blockize_of_a_list_out_of_program_order_reorders_the_blocks() -> None:

@@ -145,3 +145,13 @@ keep_repro('test_blockize_of_a_list_holding_a_block_and_its_outer_block_duplicat
                     args=(('blocks', ('ew0', 'ew1+o', 'ew1')), ('preserve_unit_iters', False)))),
         prefix=1,
     ), ir="tir")
+
+keep_repro('test_blockize_of_a_list_holding_a_block_and_its_outer_block_duplicates_it', 'blockize',
+           'well_formed_before_after',
+    ScheduleExample(
+        spec=PrimFuncSpec(kind='reduce_beside', shape=(1, 1), attrs=(('op', 'sum'),)),
+        steps=(Step(prim='decompose_reduction', block='red', loops=(0,)),
+               Step(prim='blockize', block='red+update',
+                    args=(('blocks', ('red+update', 'red', 'side')), ('preserve_unit_iters', False)))),
+        prefix=1,
+    ), ir="tir")
