@@ -3,6 +3,7 @@ package is drawn and applied like the built-in ones."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
@@ -122,3 +123,12 @@ def test_a_primitive_declared_outside_is_registered_drawn_applied_and_removed() 
     assert list(PRIMITIVES) == ORDER
     with pytest.raises(StepNotApplicable, match="unknown primitive"):
         apply_steps(None, [step])
+
+
+def test_refuted_by_is_refused_on_a_checked_primitive() -> None:
+    """A lowering error discarded as the caller's claim would, on a primitive TVM checks, hide
+    TVM's bug: only an unsafe_ primitive may declare one."""
+    base = PRIMITIVES["unsafe_hide_buffer_access"]
+    with pytest.raises(ValueError, match="refuted_by is for unsafe=True primitives only"):
+        register_primitive(dataclasses.replace(base, name="checked_hide", unsafe=False))
+    assert "checked_hide" not in PRIMITIVES

@@ -97,6 +97,10 @@ def register_primitive(prim: Primitive) -> Primitive:
     """Add ``prim`` after every primitive registered so far; returns it."""
     if prim.name in _REGISTRY:
         raise ValueError(f"schedule primitive {prim.name} declared twice")
+    if prim.refuted_by and not prim.unsafe:
+        # Only the caller's unchecked claim may be refuted: on a checked primitive the same
+        # discard would hide TVM's bug.
+        raise ValueError(f"schedule primitive {prim.name}: refuted_by is for unsafe=True primitives only")
     _REGISTRY[prim.name] = prim
     return prim
 
