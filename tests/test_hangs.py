@@ -107,7 +107,10 @@ def test_no_worker_outlives_its_runner(how: str, tmp_path: Path, monkeypatch: py
     runner = subprocess.Popen(
         [PASSCHECK, "FoldConstant", "--impl", f"{BUGGY}:fold_constant_hangs_marked", "--examples", "5",
          "--timeout", "600", "--jobs", "1", "--no-db", "--no-progress", "--findings-dir", str(tmp_path / "f")],
-        env=env, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
+        env=env, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
+        # as from a terminal: SIGINT handled. A disposition inherited from this test process (another
+        # test in the same xdist worker may leave SIGINT ignored) would make the runner deaf to Ctrl-C.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     started: set[int] = set()
     try:
         deadline = time.monotonic() + 240
