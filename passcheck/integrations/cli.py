@@ -160,7 +160,6 @@ def _target_options(ns: argparse.Namespace) -> tuple[str, tuple[tuple[str, str],
 
 
 def main(argv: list[str] | None = None) -> int:
-    as_program = argv is None  # the console script (a caller passing argv keeps its process)
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
         if not {"-h", "--help"} & set(argv[:1] + argv[1:]):
@@ -177,12 +176,6 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("passcheck: interrupted", file=sys.stderr)
-        if as_program:
-            # Leave now: the workers are killed and the run's files removed, and joining the
-            # pool's threads at interpreter exit could wait out an example's whole time limit.
-            sys.stdout.flush()
-            sys.stderr.flush()
-            os._exit(EXIT_INTERNAL)
         return EXIT_INTERNAL
     except Exception as e:  # noqa: BLE001
         print(f"passcheck: internal error: {type(e).__name__}: {e} (this is a passcheck bug; "

@@ -47,10 +47,7 @@ class Pool:
                 for ev in self._evaluators:
                     ev.worker.stopped = True
                     ev.worker.kill()
-            # Not joining the threads: one may still wait on its killed worker's pipe up to the
-            # example's time limit (a Ctrl-C'd runner under full-suite load was still there after
-            # 60 s); the CLI leaves without joining them.
-        self._executor.shutdown(wait=exc_type is None, cancel_futures=True)
+        self._executor.shutdown(wait=True, cancel_futures=True)
         for ev in self._evaluators:
             ev.__exit__()
         workdir.remove(self.run_dir)
