@@ -9,13 +9,24 @@ enough. tests/buggy_passes.py re-exports them (``--impl tests/buggy_passes.py:NA
 * ``fuse_transpose_matmul_square_weight``  FuseTransposeMatmul that first drops the transpose of
   a weight whose last two extents are equal (it matched on shapes: the transpose "changes
   nothing"): only coincident extents reach it.
+* ``fold_constant_saturates_narrow_ints``  FoldConstant that folds add/subtract/multiply of two
+  int8, uint8 or int16 constants with saturating arithmetic (TVM's integers wrap): only a narrow
+  integer dtype's edge values reach it (every in-range result is right).
+* ``fold_constant_negative_axis_off_by_one``  FoldConstant that folds a float reduction of a
+  constant with a negative axis and keepdims off counting the axis from the output's rank: only
+  that attribute form reaches it (keepdims on, or a positive axis, folds right).
+* ``fuse_ops_tuple_field_zero``  FuseOps, then every later field of a fused group's tuple that
+  has the first field's type is read as the first: only a group with several outputs of one
+  type, read by a later field, reaches it.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import tvm
+import tvm_ffi
 from tvm import relax
 from tvm.relax import op as R
 
@@ -87,3 +98,110 @@ class _SquareTranspose(relax.PyExprMutator):
 def fuse_transpose_matmul_square_weight() -> tvm.transform.Pass:
     return _module_pass("FuseTransposeMatmulSquareWeight", _SquareTranspose,
                         lambda mod: relax.transform.FuseTransposeMatmul()(mod))
+
+
+# -- FoldConstant: one wrong rule in a folder that folds bottom-up --------------------------------
+
+def _fold_one(call: Any) -> Any:
+    """``call`` (every argument a constant) folded by TVM's FoldConstant, or ``call`` itself."""
+    bb = relax.BlockBuilder()
+    with bb.function("main", []):
+        with bb.dataflow():
+            out = bb.emit_output(call)
+        bb.emit_func_output(out)
+    body = relax.transform.FoldConstant()(bb.get())["main"].body
+    folded = body.body if not body.blocks or not body.blocks[0].bindings else body.blocks[0].bindings[0].value
+    return folded if isinstance(folded, tvm.ir.GenericConst) else call
+
+
+def _folder(name: str, wrong: Any) -> tvm.transform.Pass:
+    """A constant folder that folds each call of constants as it meets it, bottom-up (so a rule
+    sees the constants earlier folds made, as a folder's rules do), by ``wrong(call)`` where that
+    gives a result and by TVM's FoldConstant otherwise; FoldConstant then folds what is left."""
+
+    @relax.expr_functor.mutator
+    class Folder(relax.PyExprMutator):
+        def visit_var_(self, var: Any) -> Any:
+            value = self.lookup_binding(var)
+            return value if isinstance(value, tvm.ir.GenericConst) else super().visit_var_(var)
+
+        def visit_dataflow_var_(self, var: Any) -> Any:
+            value = self.lookup_binding(var)
+            return value if isinstance(value, tvm.ir.GenericConst) else super().visit_dataflow_var_(var)
+
+        def visit_call_(self, call: Any) -> Any:
+            call = super().visit_call_(call)
+            if not call.args or not all(isinstance(a, tvm.ir.GenericConst) for a in call.args):
+                return call
+            folded = wrong(call)
+            return folded if folded is not None else _fold_one(call)
+
+    return _module_pass(name, Folder, lambda mod: relax.transform.FoldConstant()(mod))
+
+
+_NARROW = {"int8": (-128, 127), "uint8": (0, 255), "int16": (-32768, 32767)}
+_ARITH = {"relax.add": np.add, "relax.subtract": np.subtract, "relax.multiply": np.multiply}
+
+
+def _saturating(call: Any) -> Any:
+    f = _ARITH.get(_op_name(call))
+    if f is None or len(call.args) != 2:
+        return None
+    a, b = (x.value.numpy() for x in call.args)
+    dtype = str(a.dtype)
+    if dtype not in _NARROW or str(b.dtype) != dtype:
+        return None
+    wide = f(a.astype(np.int64), b.astype(np.int64))
+    return relax.const(np.clip(wide, *_NARROW[dtype]).astype(dtype), dtype)  # BUG: TVM's integers wrap
+
+
+def fold_constant_saturates_narrow_ints() -> tvm.transform.Pass:
+    return _folder("FoldConstantSaturates", _saturating)
+
+
+_REDUCE = {"relax.sum": np.sum, "relax.mean": np.mean, "relax.max": np.max, "relax.min": np.min,
+           "relax.prod": np.prod}
+
+
+def _negative_axis(call: Any) -> Any:
+    f = _REDUCE.get(_op_name(call))
+    if f is None or call.attrs.axis is None or bool(call.attrs.keepdims):
+        return None
+    data = call.args[0].value.numpy()
+    axes = [int(a) for a in call.attrs.axis]
+    if data.dtype.kind != "f" or not any(a < 0 for a in axes) or data.size == 0:
+        return None
+    rank = data.ndim - len(axes)  # BUG: the output's rank, not the input's
+    folded = f(data.astype(np.float64), axis=tuple(sorted({a + rank if a < 0 else a for a in axes})))
+    return relax.const(np.asarray(folded).astype(data.dtype), str(data.dtype))
+
+
+def fold_constant_negative_axis_off_by_one() -> tvm.transform.Pass:
+    return _folder("FoldConstantNegativeAxis", _negative_axis)
+
+
+# -- FuseOps: a later field of a tuple-valued group read as the first ----------------------------
+
+@relax.expr_functor.mutator
+class _FieldZero(relax.PyExprMutator):
+    def visit_tuple_getitem_(self, op: Any) -> Any:
+        op = super().visit_tuple_getitem_(op)
+        fields = getattr(op.tuple_value.struct_info, "fields", None)
+        if op.index > 0 and fields is not None and isinstance(op.tuple_value, relax.Var) \
+                and tvm_ffi.structural_equal(fields[op.index], fields[0]):
+            producer = self.lookup_binding(op.tuple_value)
+            if isinstance(producer, relax.Call) and isinstance(producer.op, relax.GlobalVar):
+                return relax.TupleGetItem(op.tuple_value, 0)  # BUG: the group's field renumbered
+        return op
+
+
+def fuse_ops_tuple_field_zero() -> tvm.transform.Pass:
+    @tvm.transform.module_pass(opt_level=0, name="FuseOpsTupleFieldZero")
+    def transform(mod: tvm.IRModule, ctx: Any) -> tvm.IRModule:
+        mod = relax.transform.FuseOps()(mod)
+        mutator = _FieldZero(mod)
+        gv = mod.get_global_var("main")
+        mutator.builder_.update_func(gv, mutator.visit_expr(mod["main"]))
+        return mutator.builder_.get()
+
+    return transform

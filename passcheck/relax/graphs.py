@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from hypothesis import strategies as st
@@ -30,6 +30,7 @@ from passcheck.relax.ops.base import (
     value_limit,
 )
 from passcheck.relax.spec import GraphSpec, Node, TensorDecl
+from passcheck.relax.swarm import Swarm, draw_features, draw_ops
 
 DIMS = (1, 2, 3, 4, 5, 6, 7, 8, 11, 13)  # primes and 1s on purpose
 SYM_NAMES = ("n", "m", "k")
@@ -75,6 +76,8 @@ class GraphBias:
     # (op, known bug) pairs: ops this pass meets a kept TVM bug on whenever it acts on them, drawn
     # at the bug's budget (``relax.budget``)
     ops_at_budget: tuple[tuple[str, str], ...] = ()
+    # swarm testing (``relax.swarm``): how often an example keeps a few ops and one dtype only
+    swarm: Swarm = Swarm()
 
     def weight(self, op: str) -> float:
         for name, w in reversed(self.op_weights):  # (the last of a name counts, as in a dict)
@@ -143,14 +146,22 @@ def _menu(bias: GraphBias, dtype: str, version: int) -> tuple[tuple[str, ...], s
 @st.composite
 def relax_graphs(draw: Any, bias: GraphBias = GraphBias()) -> GraphSpec:
     ops = op_registry()
+    swarmed = chance(draw, bias.swarm.rate)
+    menu_bias = bias  # (the menu is the bias's, whatever the swarm does to its chances)
+    if swarmed:
+        bias = replace(bias, **dict(draw_features(draw, bias.swarm, bias)))
     dtype = "float16" if chance(draw, bias.float16) else "float32"
     if bias.dtypes:
         dtype = draw(st.sampled_from(bias.dtypes))
+    elif swarmed and bias.swarm.dtypes:
+        dtype = draw(st.sampled_from(_swarm_dtypes(menu_bias, OPS.version)))
     elif chance(draw, bias.other_dtypes):
         dtype = draw(st.sampled_from(OTHER_DTYPES))
         if not _menu(bias, dtype, OPS.version)[3]:
             dtype = "float32"  # no op the bias draws takes it (a user's float-only op, say)
-    menu, choose_op, stride, _ = _menu(bias, dtype, OPS.version)
+    menu, choose_op, stride, _ = _menu(menu_bias, dtype, OPS.version)
+    subset = draw_ops(draw, menu, _kinds(menu, OPS.version), bias.swarm) if swarmed else ()
+    choose_kept = st.integers(0, len(subset) - 1) if subset else None
     ctx = DrawContext(draw, dtype, symbolic_ok=True, const_bias=bias.const_bias,
                       limit=SAFE_MAGNITUDE.get(dtype, SAFE_MAGNITUDE["float32"]))
     # a graph whose float constants hold NaN/+-Inf/0 (all of them, so that whole constant
@@ -205,7 +216,10 @@ def relax_graphs(draw: Any, bias: GraphBias = GraphBias()) -> GraphSpec:
 
             motifs_placed += bool(MOTIFS.get(draw(st.sampled_from(bias.motifs)))(ctx, add))
             continue
-        name = menu[(draw(choose_op) + refused * stride) % len(menu)]
+        if choose_kept is not None and refused < 2 * len(subset):
+            name = subset[(draw(choose_kept) + refused) % len(subset)]
+        else:  # (not swarmed, or every op it kept refused twice: the whole menu)
+            name = menu[(draw(choose_op) + refused * stride) % len(menu)]
         refused += 1
         op = ops[name]
         if not op_allowed(lambda: ctx.budget_roll, name, dtype, bias.ops_at_budget):
@@ -283,6 +297,27 @@ def relax_graphs(draw: Any, bias: GraphBias = GraphBias()) -> GraphSpec:
     inputs: tuple[TensorDecl, ...] = tuple(ctx.inputs)
     return GraphSpec(inputs, spec_nodes, tuple(outputs), tuple(sorted(sym_sizes.items())), seed, True, extras,
                      tensors, cast_calls)
+
+
+@functools.lru_cache(maxsize=256)
+def _kinds(menu: tuple[str, ...], version: int) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The menu's ops by kind (their fusion pattern; tuple-valued ops a kind of their own)."""
+    ops = op_registry()
+    by_kind: dict[str, list[str]] = {}
+    for name in dict.fromkeys(menu):
+        kind = "tuple" if "tuple" in ops[name].tags else ops[name].pattern
+        by_kind.setdefault(kind, []).append(name)
+    return tuple((k, tuple(v)) for k, v in sorted(by_kind.items()))
+
+
+@functools.lru_cache(maxsize=64)
+def _swarm_dtypes(bias: GraphBias, version: int) -> tuple[str, ...]:
+    """The first dtypes a swarmed example draws among, uniformly: those the bias draws at all
+    (float16 where it has a chance, the others where ``other_dtypes`` has) that an op it draws
+    takes."""
+    candidates = ("float32",) + (("float16",) if bias.float16 > 0 else ()) \
+        + (OTHER_DTYPES if bias.other_dtypes > 0 else ())
+    return tuple(d for d in candidates if _menu(bias, d, version)[3]) or ("float32",)
 
 
 def _draw_for(ctx: DrawContext, op: Any, first: ValueInfo) -> Drawn | None:

@@ -32,6 +32,7 @@ from passcheck.relax.pipelines import make_pass as make_named_pass
 from passcheck.relax.pipelines import place
 from passcheck.relax.program.draw import StructureBias, relax_programs
 from passcheck.relax.spec import GraphSpec
+from passcheck.relax.swarm import Swarm
 from passcheck.relax.variants import example_strategy, mutation_rounds, seed_examples, seed_sources
 
 PassFactory = Callable[[dict[str, Any]], Any]  # extras -> tvm Pass
@@ -222,6 +223,10 @@ def _instantiate_impl(impl: Any, offered: dict[str, Any]) -> Any:
 
 
 # (weights that keep fusion's usual ops a share of a vocabulary of over a hundred ops)
+# Swarm testing for the four headline passes (relax/swarm.py): half their examples keep one to
+# three ops besides the pass's motifs, draw their first dtype among all the pass takes, and switch
+# each shape and value feature off or double it.
+_SWARM = Swarm(rate=0.5, max_ops=3)
 _FUSE_WEIGHTS = (
     ("add", 8.0), ("multiply", 8.0), ("subtract", 4.0), ("divide", 4.0), ("relu", 8.0), ("sigmoid", 4.0),
     ("tanh", 4.0), ("exp", 4.0), ("sum", 6.0), ("mean", 4.0), ("max", 4.0), ("min", 4.0), ("prod", 2.0),
@@ -240,7 +245,7 @@ register_subject(RelaxPassSubject(
     # (at least three nodes: a one-op graph has nothing to fuse)
     # (chains: a DAG whose values all reach several outputs has nothing FuseOps fuses)
     bias=GraphBias(op_weights=_FUSE_WEIGHTS, min_nodes=3, max_nodes=8, symbolic=0.4, float16=0.1, fed_by=_FUSE_FED,
-                   fed=1.0, reuse=0.3, equal_extents=0.4, motifs=("chain",), motif=0.75),
+                   fed=1.0, reuse=0.3, equal_extents=0.4, motifs=("chain",), motif=0.75, swarm=_SWARM),
     prerequisites=("LegalizeOps", "AnnotateTIROpPattern"),
     make_pass=lambda extras: _t().FuseOps(),
     follow_ups=("FuseTIR",),
@@ -261,7 +266,8 @@ register_subject(RelaxPassSubject(
                    # ops FoldConstant mishandles whenever they read constants (kept TVM bugs)
                    ops_at_budget=(("grad.start_checkpoint", "test_fold_constant_checkpoint"),
                                   ("grad.end_checkpoint", "test_fold_constant_checkpoint"),
-                                  ("dynamic_strided_slice", "test_fold_constant_dynamic_strided_slice"))),
+                                  ("dynamic_strided_slice", "test_fold_constant_dynamic_strided_slice")),
+                   swarm=_SWARM),
     make_pass=lambda extras: _t().FoldConstant(),
     stage="FoldConstant",
 ))
@@ -289,7 +295,8 @@ register_subject(RelaxPassSubject(
                    fed_by=tuple((c, "conv2d") for c in _LAYOUT_SENSITIVE + _CONVERTED_PATTERNS), fed=0.8,
                    extra=(("desired_layouts", layouts()),),
                    # a conv2d_transpose after a converted conv2d gets a layout LegalizeOps cannot lower
-                   ops_at_budget=(("conv2d_transpose", "test_convert_layout_conv2d_transpose_layout"),)),
+                   ops_at_budget=(("conv2d_transpose", "test_convert_layout_conv2d_transpose_layout"),),
+                   swarm=_SWARM),
     make_pass=lambda extras: _t().ConvertLayout(desired_layouts(extras)),
     stage="ConvertLayout",
     impl_args=lambda extras: {"desired_layouts": desired_layouts(extras)},
@@ -313,7 +320,7 @@ register_subject(RelaxPassSubject(
                    first_ranks=(2, 3, 4), min_nodes=2, max_nodes=6, symbolic=0.1, motifs=("batch_norm",), motif=0.9,
                    max_motifs=1,
                    # the float dtypes norms take (an integer graph reaches a norm only after astype)
-                   dtypes=("float32", "float16", "float64", "bfloat16")),
+                   dtypes=("float32", "float16", "float64", "bfloat16"), swarm=_SWARM),
     make_pass=lambda extras: _t().DecomposeOpsForInference(),
     stage="DecomposeOpsForInference",
 ))
