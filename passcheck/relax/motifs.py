@@ -218,12 +218,17 @@ def _chain(ctx: DrawContext, add: Add, leading: tuple[str, ...] = _LEADING,
     (an elementwise op after an injective or elementwise one; a reduction's output is fused into
     nothing after it)."""
     ops = op_registry()
-    x = ctx.pick(lambda v: v.dtype in SAFE_MAGNITUDE)
+    # (integer graphs too, with the ops that take their dtype: a float-only chain left FuseOps's
+    # integer graphs nothing to fuse)
+    x = ctx.pick(lambda v: v.parts is None and any(ops[n].accepts(v.dtype) for n in following))
     if x is None:
         return False
     for i in range(ctx.draw(st.integers(2, 3))):
-        name = ctx.draw(st.sampled_from(leading if i == 0 else following))
-        if not ops[name].accepts(x.dtype) or (not ops[name].symbolic and not x.static):
+        names = [n for n in (leading if i == 0 else following) if ops[n].accepts(x.dtype)]
+        if not names:
+            return False
+        name = ctx.draw(st.sampled_from(names))
+        if not ops[name].symbolic and not x.static:
             return False
         drawn = ops[name].draw(ctx, x)
         if drawn is None or not ctx.fits(drawn.shape):
