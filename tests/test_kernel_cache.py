@@ -317,10 +317,9 @@ def _seen(r: RunResult) -> Any:
 
 @pytest.mark.parametrize(("subject", "examples", "seed", "bug"), [
     ("FuseOps", 40, 1, "fuse_ops_drops_channel"),  # a planted bug: found and shrunk
-    # TVM's own kept bugs (a Relax pipeline that raises among them: instance_norm's negative axis;
-    # seed 6, since kept bugs take a budget of the draws and a dynamic slice's begin past its end
-    # one too)
-    ("SimplifyInference", 32, 6, None),
+    # TVM's own kept bugs (seed 7: kept bugs take a budget of the draws, and the swarm moved
+    # what each seed draws; seed 6 meets none now)
+    ("SimplifyInference", 32, 7, None),
 ])
 def test_the_cache_does_not_change_what_is_checked(tmp_path: Path, subject: str, examples: int, seed: int,
                                                    bug: str | None) -> None:

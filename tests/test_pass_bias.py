@@ -59,7 +59,12 @@ def _share(flags: list[bool]) -> float:
 
 
 def test_fold_constant_folds_non_finite_values_divisions_by_zero_and_empty_tensors() -> None:
-    specs = _draw("FoldConstant", 400)
+    # (four seeds: one stream is clumpy -- 400 graphs held 0, 7, 13 and 0 divisions by zero at
+    # seeds 0-3 without the swarm, 0, 17, 12 and 0 with it -- and shifted past a bound with every
+    # unrelated change of the draws)
+    from passcheck.core.draws import examples_of
+
+    specs = [s for seed in range(4) for s in examples_of(relax_graphs(resolve("FoldConstant").bias), 150, seed)]
     non_finite, by_zero, empty = [], [], []
     n_in = [len(s.inputs) for s in specs]
     for spec, k in zip(specs, n_in):

@@ -1,11 +1,14 @@
 """Planted bugs that one drawn feature alone reaches (issue 22), each caught within 200 examples
-of the pass's default draws: coincident extents here (a square weight), index narrowing near
+of the pass's default draws: coincident extents, a narrow integer's edge values, a reduction's
+attribute form and a tuple-valued fused group here, index narrowing near
 2^31 in tests/tir/test_tir_buggy_passes.py, a hang in one input of ten in tests/test_hangs.py,
 group_norm's epsilon in tests/test_impl_known.py. The stock pass holds on the same draws."""
 
 from __future__ import annotations
 
 from pathlib import Path
+
+import pytest
 
 from planted_check import first_caught
 
@@ -20,3 +23,19 @@ def test_a_square_weights_transpose_taken_for_a_no_op_is_caught_within_200() -> 
     assert "wrong numbers" in message
     # the same draws up to that one: the stock pass holds (the bug, not the example, is caught)
     assert first_caught("FuseTransposeMatmul", "semantics_preserved", limit=index + 1) is None
+
+
+# (pass, planted bug, the feature only it reaches, seed): each caught within 200 examples drawn as
+# the pass's run draws them, passing over what the stock pass fails too (kept TVM bugs on the way)
+FEATURE_BUGS = [
+    ("FoldConstant", "fold_constant_saturates_narrow_ints", "a narrow integer's edge values", 0),
+    ("FoldConstant", "fold_constant_negative_axis_off_by_one", "a reduction's negative axis, keepdims off", 0),
+    ("FuseOps", "fuse_ops_tuple_field_zero", "a tuple-valued group read by a later field", 0),
+]
+
+
+@pytest.mark.parametrize(("subject", "bug", "feature", "seed"), FEATURE_BUGS, ids=[b[1] for b in FEATURE_BUGS])
+def test_a_bug_one_feature_reaches_is_caught_within_200(subject: str, bug: str, feature: str, seed: int) -> None:
+    caught = first_caught(subject, "semantics_preserved", impl=f"{BUGGY}:{bug}", seed=seed, stock_holds=True)
+    assert caught is not None, f"{bug} ({feature}) escaped 200 examples of {subject} at seed {seed}"
+    assert "wrong numbers" in caught[1] or "shape" in caught[1], caught

@@ -219,7 +219,7 @@ def relax_graphs(draw: Any, bias: GraphBias = GraphBias()) -> GraphSpec:
                 continue
             # (a motif with nothing to build on draws an op instead: FuseOps's float chains in an
             # integer graph wasted three attempts in four, and 45% of its int graphs held one op)
-        if choose_kept is not None and refused < 2 * len(subset):
+        if choose_kept is not None and refused < 2 * len(subset) and chance(draw, bias.swarm.keep):
             name = subset[(draw(choose_kept) + refused) % len(subset)]
         else:  # (not swarmed, or every op it kept refused twice: the whole menu)
             name = menu[(draw(choose_op) + refused * stride) % len(menu)]

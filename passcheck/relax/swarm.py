@@ -36,6 +36,9 @@ class Swarm:
 
     rate: float = 0.0  # chance an example is swarmed (0: never; no draw at all)
     max_ops: int = 3  # a swarmed example keeps 1..max_ops of the menu's ops (besides motifs)
+    # the chance each op of a swarmed example is one it kept (the others come from the pass's
+    # weighted menu as without a swarm: what the bias makes common stays common)
+    keep: float = 1.0
     dtypes: bool = True  # its first dtype is drawn uniformly among the dtypes the bias takes
     # the bias's features (``FEATURES``) it toggles: each is off (chance 0) in half the swarmed
     # examples and doubled (at most 1) in the other half; a feature the bias leaves at 0 stays 0
@@ -44,6 +47,8 @@ class Swarm:
     def __post_init__(self) -> None:
         if not 0.0 <= self.rate <= 1.0:
             raise ValueError(f"Swarm(rate={self.rate!r}): a chance, between 0 and 1")
+        if not 0.0 < self.keep <= 1.0:
+            raise ValueError(f"Swarm(keep={self.keep!r}): a chance, above 0 and at most 1")
         if self.max_ops < 1:
             raise ValueError(f"Swarm(max_ops={self.max_ops!r}): at least 1 (the ops an example keeps)")
         unknown = sorted(set(self.features) - set(FEATURES))
