@@ -9,7 +9,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from planted_check import first_caught
 
 BUGGY = Path(__file__).resolve().with_name("buggy_passes.py")
