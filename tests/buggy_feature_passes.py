@@ -15,9 +15,6 @@ enough. tests/buggy_passes.py re-exports them (``--impl tests/buggy_passes.py:NA
 * ``fold_constant_negative_axis_off_by_one``  FoldConstant that folds a float reduction of a
   constant with a negative axis and keepdims off counting the axis from the output's rank: only
   that attribute form reaches it (keepdims on, or a positive axis, folds right).
-* ``fuse_ops_tuple_field_zero``  FuseOps, then every later field of a fused group's tuple that
-  has the first field's type is read as the first: only a group with several outputs of one
-  type, read by a later field, reaches it.
 """
 
 from __future__ import annotations
@@ -26,7 +23,6 @@ from typing import Any
 
 import numpy as np
 import tvm
-import tvm_ffi
 from tvm import relax
 from tvm.relax import op as R
 
@@ -178,30 +174,3 @@ def _negative_axis(call: Any) -> Any:
 
 def fold_constant_negative_axis_off_by_one() -> tvm.transform.Pass:
     return _folder("FoldConstantNegativeAxis", _negative_axis)
-
-
-# -- FuseOps: a later field of a tuple-valued group read as the first ----------------------------
-
-@relax.expr_functor.mutator
-class _FieldZero(relax.PyExprMutator):
-    def visit_tuple_getitem_(self, op: Any) -> Any:
-        op = super().visit_tuple_getitem_(op)
-        fields = getattr(op.tuple_value.struct_info, "fields", None)
-        if op.index > 0 and fields is not None and isinstance(op.tuple_value, relax.Var) \
-                and tvm_ffi.structural_equal(fields[op.index], fields[0]):
-            producer = self.lookup_binding(op.tuple_value)
-            if isinstance(producer, relax.Call) and isinstance(producer.op, relax.GlobalVar):
-                return relax.TupleGetItem(op.tuple_value, 0)  # BUG: the group's field renumbered
-        return op
-
-
-def fuse_ops_tuple_field_zero() -> tvm.transform.Pass:
-    @tvm.transform.module_pass(opt_level=0, name="FuseOpsTupleFieldZero")
-    def transform(mod: tvm.IRModule, ctx: Any) -> tvm.IRModule:
-        mod = relax.transform.FuseOps()(mod)
-        mutator = _FieldZero(mod)
-        gv = mod.get_global_var("main")
-        mutator.builder_.update_func(gv, mutator.visit_expr(mod["main"]))
-        return mutator.builder_.get()
-
-    return transform
