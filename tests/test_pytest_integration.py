@@ -25,7 +25,8 @@ def test_each_property_is_an_item_and_a_failure_shows_minimal_tvmscript(tmp_path
     out = proc.stdout
     assert proc.returncode == 1, out + proc.stderr
     for prop in ("pass_does_not_raise", "well_formed", "signature_preserved", "no_constant_only_calls"):
-        assert f"passcheck::FoldConstant::{prop} PASSED" in out
+        # (XFAIL: the draws met a kept TVM bug there, pytest's convention for known bugs)
+        assert f"passcheck::FoldConstant::{prop} PASSED" in out or f"passcheck::FoldConstant::{prop} XFAIL" in out
     assert "passcheck::FoldConstant::semantics_preserved FAILED" in out
     assert "on 20 examples" in out  # the profile's max_examples
     failure = out.split("passcheck FoldConstant / semantics_preserved")[1]

@@ -1,4 +1,4 @@
-"""TVM 0.27 bug: float16 ``grid_sample`` and float16 ``attention`` with an explicit ``scale``
+"""TVM 0.27 bug: float16 (and bfloat16) ``grid_sample`` and float16 ``attention`` with an explicit ``scale``
 are typed float16 but their legalized kernels compute and return float32.
 
 TOPI's grid_sample mixes Python float constants (``1.0 - (y - y0)``) into float16 expressions,
@@ -53,7 +53,20 @@ FOLDED = GraphSpec(
 )
 
 
+# bfloat16 grid_sample likewise: FoldConstant folds it to a float32 constant (FoldConstant, seed 1,
+# once swarm testing drew bfloat16 graphs of a few ops).
+FOLDED_BF16 = GraphSpec(
+    inputs=(TensorDecl("c1", (1, 1, 1, 1), "bfloat16", True, -10.0, 10.0),
+            TensorDecl("c2", (1, 2, 1, 1), "bfloat16", True, -1.2, 1.2)),
+    nodes=(Node("grid_sample", (0, 1), (("align_corners", False), ("method", "bilinear"), ("padding_mode", "zeros")),
+                (1, 1, 1, 1), "bfloat16"),),
+    outputs=(2,),
+)
+
+
 def test_float16_kernels_return_float32() -> None:
     assert_recognised("SimplifyInference", "semantics_preserved", GRAPH, "test_float16_kernels_return_float32")
     msg = assert_recognised("FoldConstant", "signature_preserved", FOLDED, "test_float16_kernels_return_float32")
     assert 'dtype="float16") became R.Tensor((1, 5, 1, 5), dtype="float32")' in msg
+    msg = assert_recognised("FoldConstant", "signature_preserved", FOLDED_BF16, "test_float16_kernels_return_float32")
+    assert 'dtype="bfloat16") became R.Tensor((1, 1, 1, 1), dtype="float32")' in msg

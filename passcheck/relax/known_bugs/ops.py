@@ -46,11 +46,11 @@ register_known_bug(KnownBug(
 register_known_bug(KnownBug(
     name="test_float16_kernels_return_float32",
     repro="tests/expected_findings/test_float16_kernels_return_float32.py",
-    note="float16 grid_sample, and float16 attention with an explicit scale, are typed float16 but their "
-         "legalized kernels return float32: a float16 consumer meeting another float16 operand fails to compile, "
-         "and FoldConstant folds the call to a float32 constant (the function's float16 result becomes float32)",
+    note="float16 (and bfloat16) grid_sample, and float16 attention with an explicit scale, are typed float16 but "
+         "their legalized kernels return float32: a float16 consumer meeting another float16 operand fails to "
+         "compile, and FoldConstant folds the call to a float32 constant (the function's result becomes float32)",
     message=r"Binary operators must have the same datatype|different data type"
-            r'|dtype="float16"\) became R\.Tensor\([^\n]*?dtype="float32"\)',
+            r'|dtype="b?float16"\) became R\.Tensor\([^\n]*?dtype="float32"\)',
     ir=r"(?s)\A(?=.*\b(?:grid_sample|attention(?:_bias)?)\b)(?=.*float16)",
 ))
 register_known_bug(KnownBug(

@@ -304,3 +304,18 @@ keep_repro('test_float16_kernels_return_float32', 'FoldConstant', 'signature_pre
         ),
         outputs=(4,),
     ))
+keep_repro('test_float16_kernels_return_float32', 'FoldConstant', 'signature_preserved',
+    GraphSpec(
+        inputs=(
+            TensorDecl(name='c1', shape=(1, 1, 1, 1), dtype='bfloat16', const=True, lo=-10.0, hi=10.0),
+            TensorDecl(name='c2', shape=(1, 2, 1, 1), dtype='bfloat16', const=True, lo=-1.2, hi=1.2),
+        ),
+        nodes=(
+            Node(
+                op='grid_sample', args=(0, 1),
+                attrs=(('align_corners', False), ('method', 'bilinear'), ('padding_mode', 'zeros')),
+                shape=(1, 1, 1, 1), dtype='bfloat16',
+            ),
+        ),
+        outputs=(2,),
+    ))
