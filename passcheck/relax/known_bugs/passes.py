@@ -159,10 +159,12 @@ register_known_bug(KnownBug(
     repro="tests/expected_findings/test_convert_layout_packed_layout_consumers.py",
     note="ConvertLayout hands a conv2d's packed layout (NCHW4c, 5-d) on to consumers whose layout rules cannot "
          "take it, and raises instead of transforming back: an add of a (1, 1, 1, 1) operand 'Cannot broadcast "
-         "from 5 to 4', a conv2d_transpose 'Layouts must have the same size'",
+         "from 5 to 4', a conv2d_transpose 'Layouts must have the same size', an instance_norm refuses its gamma "
+         "(its channel axis now holds one element)",
     subjects=("AlterOpLayout", "sequences"),
     properties=("pass_does_not_raise",),
-    message=r"Cannot broadcast from \d+ to \d+|Layouts must have the same size",
+    message=r"Cannot broadcast from \d+ to \d+|Layouts must have the same size"
+            r"|instance_norm.*must be equal to the size of channel_axis",
     # a packed layout asked for the conv (the example's description names the desired layouts)
     ir=r"desired_layouts=\{'relax\.nn\.conv2d': \('[A-Z]+\d+[a-z]",
 ))

@@ -20,3 +20,22 @@ keep_repro('test_convert_layout_conv2d_w_before_h', 'AlterOpLayout', 'semantics_
         ),
         outputs=(3,), extra=(('desired_layouts', (('relax.nn.conv2d', ('NCHW', 'IOWH')),)),),
     ))
+
+keep_repro('test_convert_layout_packed_layout_consumers', 'AlterOpLayout', 'pass_does_not_raise',
+    GraphSpec(
+        inputs=(
+            TensorDecl(name='p1', shape=(1, 4, 2, 2), dtype='float32', const=False),
+            TensorDecl(name='p2', shape=(4, 4, 1, 1), dtype='float32', const=False),
+            TensorDecl(name='p3', shape=(4,), dtype='float32', const=False, lo=-2.0, hi=2.0),
+            TensorDecl(name='p4', shape=(4,), dtype='float32', const=False),
+        ),
+        nodes=(
+            Node(op='conv2d', args=(0, 1),
+                 attrs=(('dilation', (1, 1)), ('groups', 1), ('padding', (0, 0, 0, 0)), ('strides', (1, 1))),
+                 shape=(1, 4, 2, 2), dtype='float32'),
+            Node(op='instance_norm', args=(4, 2, 3), attrs=(('axes', (2,)), ('channel_axis', 1), ('epsilon', 1e-05)),
+                 shape=(1, 4, 2, 2), dtype='float32'),
+        ),
+        outputs=(5,), tensor_inputs=True,
+        extra=(('desired_layouts', (('relax.nn.conv2d', ('NCHW4c', 'OHWI')),)),),
+    ))
