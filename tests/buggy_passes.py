@@ -64,15 +64,10 @@ def _mutate_functions(mod: tvm.IRModule, mutator: Any) -> tvm.IRModule:
 # -- FoldConstant: operands swapped -------------------------------------------------------------
 
 def _evaluate(call: Any) -> Any:
-    """Evaluate a call on constant arguments with TVM (the real FoldConstant on a one-op module)."""
-    bb = relax.BlockBuilder()
-    with bb.function("f", []):
-        with bb.dataflow():
-            out = bb.emit_output(call)
-        bb.emit_func_output(out)
-    folded = relax.transform.FoldConstant()(bb.get())["f"]
-    value = relax.analysis.get_var2val(folded).get(out)
-    return value if isinstance(value, tvm.ir.Constant) else None
+    """Evaluate a call on constant arguments with TVM (the real FoldConstant on a one-op module),
+    or None where it does not fold."""
+    folded = _feature_passes()._fold_one(call)
+    return None if folded is call else folded
 
 
 @relax.expr_functor.mutator
