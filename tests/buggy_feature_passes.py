@@ -12,9 +12,6 @@ enough. tests/buggy_passes.py re-exports them (``--impl tests/buggy_passes.py:NA
 * ``fold_constant_saturates_narrow_ints``  FoldConstant that folds add/subtract/multiply of two
   int8, uint8 or int16 constants with saturating arithmetic (TVM's integers wrap): only a narrow
   integer dtype's edge values reach it (every in-range result is right).
-* ``fold_constant_negative_axis_off_by_one``  FoldConstant that folds a float reduction of a
-  constant with a negative axis and keepdims off counting the axis from the output's rank: only
-  that attribute form reaches it (keepdims on, or a positive axis, folds right).
 """
 
 from __future__ import annotations
@@ -153,24 +150,3 @@ def _saturating(call: Any) -> Any:
 
 def fold_constant_saturates_narrow_ints() -> tvm.transform.Pass:
     return _folder("FoldConstantSaturates", _saturating)
-
-
-_REDUCE = {"relax.sum": np.sum, "relax.mean": np.mean, "relax.max": np.max, "relax.min": np.min,
-           "relax.prod": np.prod}
-
-
-def _negative_axis(call: Any) -> Any:
-    f = _REDUCE.get(_op_name(call))
-    if f is None or call.attrs.axis is None or bool(call.attrs.keepdims):
-        return None
-    data = call.args[0].value.numpy()
-    axes = [int(a) for a in call.attrs.axis]
-    if data.dtype.kind != "f" or not any(a < 0 for a in axes) or data.size == 0:
-        return None
-    rank = data.ndim - len(axes)  # BUG: the output's rank, not the input's
-    folded = f(data.astype(np.float64), axis=tuple(sorted({a + rank if a < 0 else a for a in axes})))
-    return relax.const(np.asarray(folded).astype(data.dtype), str(data.dtype))
-
-
-def fold_constant_negative_axis_off_by_one() -> tvm.transform.Pass:
-    return _folder("FoldConstantNegativeAxis", _negative_axis)
