@@ -80,3 +80,26 @@ def test_a_build_of_the_pipeline_meets_it_too() -> None:
                "reference 0.0 (|diff| 0.274 > allowed 1e-30); 1 of 1 elements differ")
     bug = recognise(resolve("pipeline"), "builds_agree", message, build_module(graph).script())
     assert bug is not None and bug.name == "test_collapse_sum_empty_axis"
+
+
+def test_fusion_meets_it_too() -> None:
+    """`passcheck FuseOps --examples 2000` (seed 0) met it as matches_unfused_bitwise: a (0, 1)
+    product collapsed to (1,) and added to p2 * p3; the fused and the unfused module each read
+    their own leftover memory (0.6071822 against 0.60718524 there). That run's words are
+    checked against the registry."""
+    from passcheck.core.known import recognise
+    from passcheck.core.subject import resolve
+    from passcheck.relax.build import build_module
+
+    graph = GraphSpec(
+        inputs=(TensorDecl(name="p0", shape=(0, 1), dtype="float32", const=False),
+                TensorDecl(name="p1", shape=(1,), dtype="float32", const=False),
+                TensorDecl(name="p2", shape=(1,), dtype="float32", const=False)),
+        nodes=(Node(op="collapse_sum_to", args=(0,), attrs=(("shape", (1,)),), shape=(1,), dtype="float32"),
+               Node(op="multiply", args=(1, 2), attrs=(), shape=(1,), dtype="float32"),
+               Node(op="add", args=(3, 4), attrs=(), shape=(1,), dtype="float32")),
+        outputs=(5,), tensor_inputs=True)
+    message = ("output 0 differs from the unfused module at [0]: fused np.float32(0.6071822) vs unfused "
+               "np.float32(0.60718524) (1 elements)")
+    bug = recognise(resolve("FuseOps"), "matches_unfused_bitwise", message, build_module(graph).script())
+    assert bug is not None and bug.name == "test_collapse_sum_empty_axis"

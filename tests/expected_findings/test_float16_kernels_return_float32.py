@@ -63,6 +63,18 @@ FOLDED_BF16 = GraphSpec(
     outputs=(2,),
 )
 
+# bfloat16 grid_sample read by rms_norm with a bfloat16 weight: legalized, the kernel's float32
+# result meets the weight and rms_norm's type rule refuses them (SimplifyInference, seed 104)
+NORMED_BF16 = GraphSpec(
+    inputs=(TensorDecl("p0", (1, 1, 1, 1), "bfloat16", False),
+            TensorDecl("p5", (1, 2, 1, 1), "bfloat16", False, -1.2, 1.2),
+            TensorDecl("p6", (1,), "bfloat16", False, -2.0, 2.0)),
+    nodes=(Node("grid_sample", (0, 1), (("align_corners", False), ("method", "bilinear"), ("padding_mode", "zeros")),
+                (1, 1, 1, 1), "bfloat16"),
+           Node("rms_norm", (3, 2), (("axes", (3,)), ("epsilon", 1e-05)), (1, 1, 1, 1), "bfloat16")),
+    outputs=(4,),
+)
+
 
 def test_float16_kernels_return_float32() -> None:
     assert_recognised("SimplifyInference", "semantics_preserved", GRAPH, "test_float16_kernels_return_float32")
@@ -70,3 +82,5 @@ def test_float16_kernels_return_float32() -> None:
     assert 'dtype="float16") became R.Tensor((1, 5, 1, 5), dtype="float32")' in msg
     msg = assert_recognised("FoldConstant", "signature_preserved", FOLDED_BF16, "test_float16_kernels_return_float32")
     assert 'dtype="bfloat16") became R.Tensor((1, 1, 1, 1), dtype="float32")' in msg
+    msg = assert_recognised("SimplifyInference", "semantics_preserved", NORMED_BF16, "test_float16_kernels_return_float32")
+    assert "weight has dtype T.bfloat16 which is other than the input data's dtype T.float32" in msg

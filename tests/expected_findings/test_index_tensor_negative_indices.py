@@ -53,3 +53,24 @@ def test_passcheck_reports_it() -> None:
 
 def test_index_tensor_negative_indices() -> None:
     assert_recognised("FuseOps", "semantics_preserved", GRAPH, "test_index_tensor_negative_indices")
+
+
+def test_fusion_meets_it_as_a_fused_unfused_difference() -> None:
+    """`passcheck FuseOps --examples 2000` (seed 0) met it as matches_unfused_bitwise: the fused and
+    the unfused kernel read different memory before the buffer (-9.3e23 against -0.536). That
+    run's words are checked against the registry."""
+    from passcheck.core.known import recognise
+    from passcheck.core.subject import resolve
+    from passcheck.relax.build import build_module
+
+    graph = GraphSpec(
+        inputs=(TensorDecl("p0", (2, 2, 1), "float32", False),
+                TensorDecl("c1", (2,), "int64", True, -2.0, 1.0, seed=4),
+                TensorDecl("p2", (2, 2, 1), "float32", False)),
+        nodes=(Node("index_tensor", (0, 1), (), (2, 2, 1), "float32"),
+               Node("add", (3, 2), (), (2, 2, 1), "float32")),
+        outputs=(4,), tensor_inputs=True)
+    message = ("output 0 differs from the unfused module at [1, 0, 0]: fused np.float32(-9.3221774e+23) vs "
+               "unfused np.float32(-0.5361302) (1 elements)")
+    bug = recognise(resolve("FuseOps"), "matches_unfused_bitwise", message, build_module(graph).script())
+    assert bug is not None and bug.name == "test_index_tensor_negative_indices"

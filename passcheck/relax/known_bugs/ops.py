@@ -50,6 +50,7 @@ register_known_bug(KnownBug(
          "their legalized kernels return float32: a float16 consumer meeting another float16 operand fails to "
          "compile, and FoldConstant folds the call to a float32 constant (the function's result becomes float32)",
     message=r"Binary operators must have the same datatype|different data type"
+            r"|requires all the input tensors to have the same dtype"  # (rms_norm's weight, seed 104)
             r'|dtype="b?float16"\) became R\.Tensor\([^\n]*?dtype="float32"\)',
     ir=r"(?s)\A(?=.*\b(?:grid_sample|attention(?:_bias)?)\b)(?=.*float16)",
 ))
@@ -66,8 +67,9 @@ register_known_bug(KnownBug(
     repro="tests/expected_findings/test_index_tensor_negative_indices.py",
     note="index_tensor is documented as NumPy advanced indexing, but its kernel uses a negative index as is "
          "and reads before the buffer (garbage values, no error)",
-    properties=("semantics_preserved", "every_step_preserves_semantics", "mutant_agrees"),
-    message=r"wrong numbers",
+    properties=("semantics_preserved", "every_step_preserves_semantics", "mutant_agrees", "matches_unfused_bitwise"),
+    # (fused and unfused kernels read different memory before the buffer)
+    message=r"wrong numbers|differs from the unfused module",
     ir=r"\bindex_tensor\b",
     varies=True,
 ))
@@ -101,8 +103,11 @@ register_known_bug(KnownBug(
     repro="tests/expected_findings/test_collapse_sum_empty_axis.py",
     note="collapse_sum_to/like over a zero-size axis return uninitialized memory: the kernel's init sits "
          "under the empty reduction loop (R.sum of the same returns 0)",
-    properties=("semantics_preserved", "every_step_preserves_semantics", "mutant_agrees", "builds_agree"),
-    message=r"wrong numbers|build is wrong: ",  # (builds_agree says "the ... build is wrong: output ...")
+    properties=("semantics_preserved", "every_step_preserves_semantics", "mutant_agrees", "builds_agree",
+                "matches_unfused_bitwise"),
+    # (builds_agree says "the ... build is wrong: output ..."; FuseOps's fused and unfused modules
+    # read different leftover memory)
+    message=r"wrong numbers|build is wrong: |differs from the unfused module",
     ir=r"collapse_sum",
     varies=True,
 ))
@@ -310,4 +315,14 @@ register_known_bug(KnownBug(
     properties=("signature_preserved",),
     message=r"signature of main changed",
     ir=r'R\.meshgrid\([^\n]*indexing="xy"',
+))
+register_known_bug(KnownBug(
+    name="test_min_max_reduction_nan",
+    repro="tests/expected_findings/test_min_max_reduction_nan.py",
+    note="min/max reductions over a group holding NaN return an element that depends on where the NaN sits "
+         "(min([1, nan, 2]) is 2; NumPy and torch give NaN): the kernel's select(acc < x, acc, x) replaces a NaN "
+         "accumulator. passcheck's reference leaves such a group unknown, so no drawn finding is this bug",
+    # (never a drawn finding: a reference of NaN is not checked)
+    message=r"reference nan\b",
+    ir=r"R\.(?:min|max)\(",
 ))

@@ -149,7 +149,9 @@ def _select(name: str, fn: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> Op
         if is_int(dtype):
             return int_result(fn(a.v, b.v), dtype, a, b)
         v = fn(as_float(a), as_float(b))
-        return Approx(v, np.maximum(np.asarray(a.e, float), np.asarray(b.e, float)) + np.zeros(np.shape(v)), dtype)
+        e = np.maximum(np.asarray(a.e, float), np.asarray(b.e, float)) + np.zeros(np.shape(v))
+        # NaN in: NumPy gives NaN, TVM (maxnum or a select) the other operand: unknown, as max/min's
+        return Approx(v, np.where(np.isnan(v), np.inf, e), dtype)
 
     return register_op(OpSpec(name, f"relax.{name}", "broadcast", draw, _build(name), reference, symbolic=True,
                               dtypes=FLOATS | INTS, tags=frozenset({"binary"})))

@@ -97,7 +97,7 @@ def _reference_max(args: list[Approx], attrs: dict[str, Any], u: float) -> Appro
     v = _windows(x.v, attrs, out, -np.inf).max(axis=axes)
     # max is exact; an input error moves the max by at most the window's largest error
     e = _windows(x.e, attrs, out, 0.0).max(axis=axes)
-    return Approx(v, e)
+    return Approx(v, np.where(np.isnan(v), np.inf, e))  # (a window holding NaN: as max's, unknown)
 
 
 def _reference_avg(args: list[Approx], attrs: dict[str, Any], u: float) -> Approx:

@@ -121,7 +121,11 @@ def _extreme(a: Approx, axes: tuple[int, ...], k: int, keep: bool, fn: Any) -> A
     if k == 0:
         shape = np.sum(a.v, axis=axes, keepdims=keep).shape
         return Approx(np.full(shape, np.nan), np.full(shape, np.inf))
-    return Approx(fn(a.v, axis=axes, keepdims=keep), _group_max(a.e, axes, keep))
+    v = fn(a.v, axis=axes, keepdims=keep)
+    # a group holding NaN: NumPy gives NaN, TVM's select-based min/max an element that depends on
+    # where the NaN sits (min([1, nan, 2]) is 2, min([1, 2, nan]) NaN). Unknown, not NaN only:
+    # what reads it (isnan, a comparison) is unknown too, as for median
+    return Approx(v, np.where(np.isnan(v), np.inf, _group_max(a.e, axes, keep)))
 
 
 def _prod(a: Approx, axes: tuple[int, ...], k: int, keep: bool, u: float) -> Approx:

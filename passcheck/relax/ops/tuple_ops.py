@@ -28,7 +28,10 @@ def _parts(fn: Any) -> Any:
         vs, es = fn([a.v for a in args], attrs), fn([a.e for a in args], attrs)
         if isinstance(vs, np.ndarray):
             return Approx(vs, es)
-        return [Approx(np.asarray(v, dtype=np.float64), np.asarray(e, dtype=np.float64)) for v, e in zip(vs, es)]
+        # (integer values stay integers: an int64 near 2^63 through float64 lost its low bits, and
+        # FuseOps's split of an int64 tensor was flagged 192 off)
+        return [Approx(np.asarray(v, dtype=np.int64 if np.asarray(v).dtype.kind in "iub" else np.float64),
+                       np.asarray(e, dtype=np.float64)) for v, e in zip(vs, es)]
 
     return reference
 

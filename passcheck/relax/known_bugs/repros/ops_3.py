@@ -3,7 +3,7 @@ runs and the property it fails, as plain data. The tests under tests/expected_fi
 same examples (a test whose example is not kept here fails).
 """
 
-from passcheck.core.known import keep_repro
+from passcheck.core.known import keep_repro, keep_script
 from passcheck.relax.pipeline import Build, PipelineBuilds
 from passcheck.relax.spec import GraphSpec, Node, TensorDecl
 
@@ -319,3 +319,44 @@ keep_repro('test_float16_kernels_return_float32', 'FoldConstant', 'signature_pre
         ),
         outputs=(2,),
     ))
+
+keep_repro('test_float16_kernels_return_float32', 'SimplifyInference', 'semantics_preserved',
+    GraphSpec(
+        inputs=(
+            TensorDecl(name='p0', shape=(1, 1, 1, 1), dtype='bfloat16', const=False),
+            TensorDecl(name='p5', shape=(1, 2, 1, 1), dtype='bfloat16', const=False, lo=-1.2, hi=1.2),
+            TensorDecl(name='p6', shape=(1,), dtype='bfloat16', const=False, lo=-2.0, hi=2.0),
+        ),
+        nodes=(
+            Node(
+                op='grid_sample', args=(0, 1),
+                attrs=(('align_corners', False), ('method', 'bilinear'), ('padding_mode', 'zeros')),
+                shape=(1, 1, 1, 1), dtype='bfloat16',
+            ),
+            Node(op='rms_norm', args=(3, 2), attrs=(('axes', (3,)), ('epsilon', 1e-05)), shape=(1, 1, 1, 1),
+                 dtype='bfloat16'),
+        ),
+        outputs=(4,),
+    ))
+
+keep_script('test_min_max_reduction_nan', """
+import sys
+
+import numpy as np
+import tvm
+from tvm import relax
+from tvm.relax import op as R
+
+bb = relax.BlockBuilder()
+x = relax.Var("x", relax.TensorType((3,), "float32"))
+with bb.function("main", [x]):
+    with bb.dataflow():
+        out = bb.emit_output(R.min(x))
+    bb.emit_func_output(out)
+vm = relax.VirtualMachine(tvm.compile(bb.get(), target="llvm"), tvm.cpu())
+got = float(vm["main"](tvm.runtime.tensor(np.array([1.0, np.nan, 2.0], "float32"))).numpy())
+if not np.isnan(got):
+    print(f"R.min([1, nan, 2]) is {got}, not NaN (NumPy, torch)")
+    sys.exit(1)
+print("R.min([1, nan, 2]) is NaN: fixed")
+""")
