@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 import tvm
+import tvm_ffi
 from tvm import relax
 from tvm.relax import op as R
 
@@ -124,7 +125,9 @@ def _folder(name: str, wrong: Any) -> tvm.transform.Pass:
 
         def visit_call_(self, call: Any) -> Any:
             call = super().visit_call_(call)
-            if not call.args or not all(isinstance(a, tvm.ir.GenericConst) for a in call.args):
+            # (scalar attributes such as clip's bounds are arguments, IntImm/FloatImm)
+            if not call.args or not isinstance(call.args[0], tvm.ir.GenericConst) or not all(
+                    isinstance(a, (tvm.ir.GenericConst, tvm.tirx.IntImm, tvm.tirx.FloatImm)) for a in call.args):
                 return call
             folded = wrong(call)
             return folded if folded is not None else _fold_one(call)
@@ -150,3 +153,49 @@ def _saturating(call: Any) -> Any:
 
 def fold_constant_saturates_narrow_ints() -> tvm.transform.Pass:
     return _folder("FoldConstantSaturates", _saturating)
+
+
+def _clip_bound_zero_unbounded(call: Any) -> Any:
+    if _op_name(call) != "relax.clip":
+        return None
+    x = call.args[0].value.numpy()
+    lo, hi = (a.value for a in call.args[1:])
+    # BUG: a bound is tested for truth, as an optional one is: a bound of 0 reads as no bound
+    clipped = np.clip(x, lo if lo else -np.inf, hi if hi else np.inf)
+    return relax.const(clipped.astype(x.dtype), str(x.dtype))
+
+
+def fold_constant_clip_zero_bound() -> tvm.transform.Pass:
+    return _folder("FoldConstantClipZeroBound", _clip_bound_zero_unbounded)
+
+
+# -- FuseOps: a group returning a tuple, read by field ------------------------------------------
+
+@relax.expr_functor.mutator
+class _FirstField(relax.PyExprMutator):
+    def __init__(self, mod: tvm.IRModule) -> None:
+        super().__init__(mod)
+        self.mod = mod
+
+    def visit_tuple_getitem_(self, op: Any) -> Any:
+        op = super().visit_tuple_getitem_(op)
+        tup = self.lookup_binding(op.tuple_value) if isinstance(op.tuple_value, relax.Var) else None
+        if not (isinstance(tup, relax.Call) and isinstance(tup.op, tvm.ir.GlobalVar)
+                and "Primitive" in (self.mod[tup.op].attrs or {})) or op.index == 0:
+            return op
+        fields = op.tuple_value.ty.fields
+        if tvm_ffi.structural_equal(fields[op.index], fields[0]):
+            return relax.TupleGetItem(op.tuple_value, 0)  # BUG: a later field read as the first
+        return op
+
+
+def fuse_ops_reads_first_field() -> tvm.transform.Pass:
+    """FuseOps, after which main reads a later field of a fused group's tuple as its first where
+    the two have one type (a group's outputs numbered from the wrong end)."""
+
+    @tvm.transform.module_pass(opt_level=0, name="FuseOpsReadsFirstField")
+    def transform(mod: tvm.IRModule, ctx: Any) -> tvm.IRModule:
+        mod = relax.transform.FuseOps()(mod)
+        return _mutate_functions(mod, _FirstField(mod))
+
+    return transform

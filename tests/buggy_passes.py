@@ -347,3 +347,5 @@ def _feature_passes() -> Any:
 decompose_group_norm_wrong_eps = _feature_passes().decompose_group_norm_wrong_eps
 fuse_transpose_matmul_square_weight = _feature_passes().fuse_transpose_matmul_square_weight
 fold_constant_saturates_narrow_ints = _feature_passes().fold_constant_saturates_narrow_ints
+fold_constant_clip_zero_bound = _feature_passes().fold_constant_clip_zero_bound
+fuse_ops_reads_first_field = _feature_passes().fuse_ops_reads_first_field

@@ -63,9 +63,9 @@ def test_layouts_that_meet_kept_bugs_come_at_their_budget() -> None:
     pairs = [dict(v)["relax.nn.conv2d"] for v in examples_of(layouts, 2000, seed=1)]
     w_before_h = _share([_w_before_h(d) or _w_before_h(k) for d, k in pairs])
     packed = _share([_packed(d) or _packed(k) for d, k in pairs])
-    # (before the budget: 68% and 24% of pairs)
+    # (before the budget: 68% and 24% of pairs; packed 2.15% at a drawn rate of 0.04)
     assert 0 < w_before_h <= 0.02, w_before_h
-    assert 0 < packed <= 0.025, packed
+    assert 0 < packed <= 0.015, packed
 
 
 def test_norm_features_that_meet_kept_bugs_take_at_most_two_percent_of_graphs() -> None:
@@ -79,9 +79,14 @@ def test_norm_features_that_meet_kept_bugs_take_at_most_two_percent_of_graphs() 
                       for s in specs])
     channel = _share([any(n.op in ("group_norm", "instance_norm") and n.dtype in ("float64", "bfloat16")
                           for n in s.nodes) for s in specs])
-    # (before the budget: 18.9% and 13.2% of SimplifyInference's examples were decided by these)
+    with_instance_norm = [s for s in specs if any(n.op == "instance_norm" for n in s.nodes)]
+    negative_axis = _share([any(n.op == "instance_norm" and n.attr["channel_axis"] < 0 for n in s.nodes)
+                            for s in with_instance_norm])
+    # (before the budget: 18.9% and 13.2% of SimplifyInference's examples were decided by the first
+    # two; a negative channel axis was in 27% of the graphs holding an instance_norm)
     assert rms_all <= 0.02, rms_all
     assert channel <= 0.02, channel
+    assert negative_axis <= 0.1, negative_axis
     assert any(n.op == "rms_norm" for s in specs for n in s.nodes)
 
 
@@ -115,3 +120,94 @@ def test_dynamic_strided_slice_begins_past_its_end_only_at_its_budget() -> None:
     assert not any(negative(d) for d in closed)
     # empty slices that TVM computes right (end at begin) are drawn either way
     assert any(0 in d[0] for d in closed)
+
+
+def _shape_of(spec: GraphSpec, vid: int) -> tuple:  # type: ignore[type-arg]
+    n_in = len(spec.inputs)
+    return tuple(spec.inputs[vid].shape) if vid < n_in else tuple(spec.nodes[vid - n_in].shape)
+
+
+def test_static_slices_begin_past_their_end_only_at_their_budget() -> None:
+    """Relax types a strided_slice whose begin lies past its end with a negative extent (kept bug):
+    9 of AlterOpLayout's 500 examples at seed 7 were decided by it. Empty slices stay drawn."""
+    from passcheck.relax.ops.shape import _tvm_extent
+
+    def negative(spec: GraphSpec) -> bool:
+        for n in spec.nodes:
+            if n.op == "strided_slice":
+                shape = _shape_of(spec, n.args[0])
+                for a, b, e, s in zip(n.attr["axes"], n.attr["begin"], n.attr["end"], n.attr["strides"]):
+                    if _tvm_extent(int(shape[a]), b, e, s) < 0:
+                        return True
+        return False
+
+    specs = [s for s in _plain("FuseOps", 800, 5) if any(n.op == "strided_slice" for n in s.nodes)]
+    assert len(specs) >= 20
+    assert _share([negative(s) for s in specs]) <= 0.05, _share([negative(s) for s in specs])
+    assert any(0 in n.shape for s in specs for n in s.nodes if n.op == "strided_slice")
+
+
+def test_alter_op_layout_draws_the_ops_and_forms_it_always_fails_on_at_their_budget() -> None:
+    """In 500 AlterOpLayout examples at seed 7 every stack, resize2d and dropout and five of six
+    squeezes met a kept ConvertLayout bug: 34 of the 50 examples kept bugs decided. Squeezes with
+    a positive axis (or none) are drawn as before."""
+    specs = _plain("AlterOpLayout", 600, 7)
+    for op in ("stack", "resize2d", "dropout"):
+        assert _share([any(n.op == op for n in s.nodes) for s in specs]) <= 0.02, op
+    negative = _share([any(n.op == "squeeze" and n.attr["axis"] is not None and min(n.attr["axis"]) < 0
+                           for n in s.nodes) for s in specs])
+    assert negative <= 0.02, negative
+
+
+def test_a_form_at_budget_leaves_the_ops_other_forms_drawn() -> None:
+    from dataclasses import replace
+
+    from passcheck.relax.graphs import relax_graphs
+    from passcheck.relax.passes import _negative_axis
+
+    base = resolve("FuseOps").bias  # type: ignore[attr-defined]
+    plain = replace(base, op_weights=(("sum", 1000.0),), motifs=(), swarm=replace(base.swarm, rate=0.0))
+    budgeted = replace(plain, forms_at_budget=(("sum", _negative_axis, "test_convert_layout_squeeze_negative_axis"),))
+
+    def negative_share(bias: object) -> float:
+        sums = [n for s in examples_of(relax_graphs(bias), 300, 1) for n in s.nodes if n.op == "sum"]
+        explicit = [n for n in sums if n.attr["axis"] is not None]
+        assert len(explicit) >= 100
+        return _share([_negative_axis(n.attr) for n in explicit])
+
+    assert negative_share(plain) >= 0.3
+    assert negative_share(budgeted) <= 0.05
+
+
+def test_an_op_no_dtype_builds_comes_at_its_budget_however_much_a_bias_weighs_it() -> None:
+    """nn.pixel_shuffle fails to build in every dtype (kept bug): 14 of AlterOpLayout's 2,000
+    examples at seed 0 were decided by it."""
+    from dataclasses import replace
+
+    from passcheck.relax.graphs import relax_graphs
+
+    base = resolve("FuseOps").bias  # type: ignore[attr-defined]
+    bias = replace(base, op_weights=(("nn.pixel_shuffle", 1000.0),), motifs=(), swarm=replace(base.swarm, rate=0.0))
+    specs = examples_of(relax_graphs(bias), 300, 1)
+    assert _share([any(n.op == "nn.pixel_shuffle" for n in s.nodes) for s in specs]) <= 0.03
+
+
+def test_motifs_draw_an_op_a_dtype_fails_on_at_its_budget() -> None:
+    """FoldConstant's constant motif put negative on uint8 constants outside the budget (kept bug:
+    uint8 negation does not compile): 80 of its 2,000 examples at seed 0, 1.7% of graphs here."""
+    specs = _plain("FoldConstant", 600, 0)
+    assert _share([any(n.op in ("negative", "sign") and n.dtype == "uint8" for n in s.nodes) for s in specs]) <= 0.005
+
+
+def test_an_op_reading_a_dtype_it_fails_on_comes_at_its_budget_in_any_graph() -> None:
+    """A comparison of two comparisons reads bool in a float graph: the budget asks the dtype the
+    op reads, not only the graph's (kept bug: bool comparisons do not compile; 53 of FuseOps's
+    2,000 examples at seed 0, 2% of its graphs here)."""
+    compare = {"equal", "not_equal", "greater", "greater_equal", "less", "less_equal", "clip"}
+
+    def dtype(spec: GraphSpec, vid: int) -> str:
+        n_in = len(spec.inputs)
+        return spec.inputs[vid].dtype if vid < n_in else spec.nodes[vid - n_in].dtype
+
+    specs = _plain("FuseOps", 600, 0)
+    assert _share([any(n.op in compare and dtype(s, n.args[0]) == "bool" for n in s.nodes) for s in specs]) <= 0.005

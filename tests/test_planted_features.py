@@ -1,5 +1,6 @@
 """Planted bugs that one drawn feature alone reaches (issue 22), each caught within 200 examples
-of the pass's default draws: coincident extents and a narrow integer's edge values here, index narrowing near
+of the pass's default draws: coincident extents, a narrow integer's edge values and an attribute
+form (a clip bound of 0) and a tuple-valued group read by field here, index narrowing near
 2^31 in tests/tir/test_tir_buggy_passes.py, a hang in one input of ten in tests/test_hangs.py,
 group_norm's epsilon in tests/test_impl_known.py. The stock pass holds on the same draws."""
 
@@ -27,6 +28,8 @@ def test_a_square_weights_transpose_taken_for_a_no_op_is_caught_within_200() -> 
 # the pass's run draws them, passing over what the stock pass fails too (kept TVM bugs on the way)
 FEATURE_BUGS = [
     ("FoldConstant", "fold_constant_saturates_narrow_ints", "a narrow integer's edge values", 0),
+    ("FoldConstant", "fold_constant_clip_zero_bound", "an attribute form: a clip bound of 0", 0),
+    ("FuseOps", "fuse_ops_reads_first_field", "a tuple-valued group read by field", 0),
 ]
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from passcheck.relax.ops.base import open_for  # (the budget's rule lives with the draws)
-from passcheck.relax.ops.numeric import NO_FLOAT16
+from passcheck.relax.ops.numeric import ALL, NO_FLOAT16
 
 # Ops a graph of one dtype draws at a kept bug's budget: they type-check in that dtype but TVM
 # does not compile or compute them right (each bug's note says how).
@@ -24,6 +24,14 @@ OP_DTYPE_BUGS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
         {"mod", "log_add_exp", "power", "isnan", "isinf", "isfinite"})),
     "test_float64_computed_in_float32": (frozenset({"float64"}), frozenset(
         {"rms_norm", "resize2d", "resize3d", "affine_grid"})),
+    # (in every dtype: its legalization calls a TOPI function 0.27 does not have; 14 of
+    # AlterOpLayout's 2,000 examples at seed 0)
+    "test_pixel_shuffle_legalize": (ALL, frozenset({"nn.pixel_shuffle"})),
+    # (53 of FuseOps's 2,000 examples at seed 0: comparisons of comparisons)
+    "test_bool_ops_do_not_compile": (frozenset({"bool"}), frozenset(
+        {"equal", "not_equal", "greater", "greater_equal", "less", "less_equal", "clip"})),
+    # (80 of FoldConstant's 2,000 examples at seed 0)
+    "test_uint8_negation_does_not_compile": (frozenset({"uint8"}), frozenset({"negative", "sign"})),
 }
 
 
@@ -45,9 +53,18 @@ BUDGETED = {
     "test_convert_layout_packed_conv2d_layouts": "AlterOpLayout's desired conv2d layouts (relax/layouts.py)",
     "test_rms_norm_all_axes": "rms_norm's axes (relax/ops/norm_stats.py)",
     "test_channel_norms_float32_float16_only": "group_norm and instance_norm dtypes (relax/ops/norm_stats.py)",
+    "test_instance_norm_negative_channel_axis": "instance_norm's negative channel_axis (relax/ops/norm_stats.py)",
+    "test_strided_slice_empty_extent": "strided_slice with begin past end (relax/ops/shape.py)",
+    "test_convert_layout_stack": "stack in AlterOpLayout's graphs (its bias)",
+    "test_convert_layout_resize2d_layout": "resize2d in AlterOpLayout's graphs (its bias)",
+    "test_convert_layout_dropout": "dropout in AlterOpLayout's graphs (its bias)",
+    "test_convert_layout_squeeze_negative_axis": "squeeze's negative axes in AlterOpLayout's graphs (its bias)",
     "test_float16_math_intrinsics": "float16 trigonometric ops (OP_DTYPE_BUGS)",
     "test_bfloat16_ops_do_not_compile": "bfloat16 mod, power, isnan, ... (OP_DTYPE_BUGS)",
     "test_float64_computed_in_float32": "float64 rms_norm, resize, affine_grid (OP_DTYPE_BUGS)",
+    "test_pixel_shuffle_legalize": "nn.pixel_shuffle (OP_DTYPE_BUGS)",
+    "test_uint8_negation_does_not_compile": "uint8 negative and sign (OP_DTYPE_BUGS)",
+    "test_bool_ops_do_not_compile": "comparisons and clip of bool tensors (OP_DTYPE_BUGS)",
     "test_convert_layout_conv2d_transpose_layout": "conv2d_transpose in AlterOpLayout's graphs (its bias)",
     "test_vm_zero_size_numpy_input": "zero-size inputs passed as NumPy arrays (relax/graphs.py)",
     "test_vm_zero_size_constant_export": "zero-size constants, not empty along their first axis (DrawContext.fresh)",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -76,6 +77,10 @@ class GraphBias:
     # (op, known bug) pairs: ops this pass meets a kept TVM bug on whenever it acts on them, drawn
     # at the bug's budget (``relax.budget``)
     ops_at_budget: tuple[tuple[str, str], ...] = ()
+    # (op, attribute test, known bug) triples: an op's attribute form this pass meets a kept TVM
+    # bug on (a squeeze's negative axis for ConvertLayout), drawn at the bug's budget; the op in
+    # its other forms is drawn as before
+    forms_at_budget: tuple[tuple[str, Callable[[dict[str, Any]], bool], str], ...] = ()
     # swarm testing (``relax.swarm``): how often an example keeps a few ops and one dtype only
     swarm: Swarm = Swarm()
 
@@ -246,8 +251,11 @@ def relax_graphs(draw: Any, bias: GraphBias = GraphBias()) -> GraphSpec:
         if first is None:
             continue
         drawn = _draw_for(ctx, op, first)
-        if drawn is None:
-            continue
+        if drawn is None or not all(ctx.budget_open(bug) for form_op, form, bug in bias.forms_at_budget
+                                    if form_op == name and form(drawn.attrs)):
+            continue  # (a form meeting a kept TVM bug: at the bug's budget)
+        if drawn.args and not op_allowed(lambda: ctx.budget_roll, name, ctx.info(drawn.args[0]).dtype):
+            continue  # (the same for the dtype it reads: a comparison of two bool comparisons)
         out_dtype = drawn.dtype or (ctx.info(drawn.args[0]).dtype if drawn.args else ctx.dtype)
         if not finite_interval(drawn.lo, drawn.hi, value_limit(ctx, out_dtype)) \
                 or not all(ctx.fits(s) for s in (drawn.parts or (drawn.shape,))):

@@ -245,8 +245,9 @@ register_known_bug(KnownBug(
     message=r"CodeGenVM cannot emit this Relax operator directly|R\.nn\.conv2d\(",
     ir=r'R\.nn\.conv2d\([^\n]*(?:data_layout="\w*\d+c"|kernel_layout="\w*\d+[oi]")',
     # (the packed layouts are 7 of 31 a pair draws from: with the roll open, two pairs in five hold
-    # one; 1.6% of graphs)
-    drawn_rate=0.04,
+    # one. At 0.04 they decided 2.45% of AlterOpLayout's 2,000 examples at seed 0, over the 2% a
+    # kept bug may take)
+    drawn_rate=0.03,
 ))
 register_known_bug(KnownBug(
     name="test_fold_constant_dynamic_strided_slice",

@@ -169,6 +169,8 @@ def _draw_strided_slice(ctx: DrawContext, first: ValueInfo) -> Drawn | None:
         end = ctx.draw(st.integers(-n - 2, n + 1))
         if _slice_len(n, begin, end, stride) == 0 and not chance(ctx.draw, EMPTY_SLICE):
             begin, end = (0, n) if stride > 0 else (n - 1, -n - 1)
+        elif _tvm_extent(n, begin, end, stride) < 0 and not ctx.budget_open("test_strided_slice_empty_extent"):
+            end = begin  # empty, but not past its end: TVM's extent is 0 there (the kept bug at its budget)
         begins.append(begin)
         ends.append(end)
         strides.append(stride)
