@@ -317,9 +317,9 @@ def _seen(r: RunResult) -> Any:
 
 @pytest.mark.parametrize(("subject", "examples", "seed", "bug"), [
     ("FuseOps", 40, 1, "fuse_ops_drops_channel"),  # a planted bug: found and shrunk
-    # TVM's own kept bugs (seed 7: kept bugs take a budget of the draws, and the swarm moved
-    # what each seed draws; seed 6 meets none now)
-    ("SimplifyInference", 32, 7, None),
+    # TVM's own kept bugs (seed 11: kept bugs take a budget of the draws, and each budget moves
+    # what a seed draws; seeds 7-10 meet none now)
+    ("SimplifyInference", 32, 11, None),
 ])
 def test_the_cache_does_not_change_what_is_checked(tmp_path: Path, subject: str, examples: int, seed: int,
                                                    bug: str | None) -> None:

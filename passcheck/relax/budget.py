@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from passcheck.relax.ops.base import open_for  # (the budget's rule lives with the draws)
-from passcheck.relax.ops.numeric import ALL, NO_FLOAT16
+from passcheck.relax.ops.numeric import NO_FLOAT16
 
 # Ops a graph of one dtype draws at a kept bug's budget: they type-check in that dtype but TVM
 # does not compile or compute them right (each bug's note says how).
@@ -24,9 +24,6 @@ OP_DTYPE_BUGS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
         {"mod", "log_add_exp", "power", "isnan", "isinf", "isfinite"})),
     "test_float64_computed_in_float32": (frozenset({"float64"}), frozenset(
         {"rms_norm", "resize2d", "resize3d", "affine_grid"})),
-    # (in every dtype: its legalization calls a TOPI function 0.27 does not have; 14 of
-    # AlterOpLayout's 2,000 examples at seed 0)
-    "test_pixel_shuffle_legalize": (ALL, frozenset({"nn.pixel_shuffle"})),
     # (53 of FuseOps's 2,000 examples at seed 0: comparisons of comparisons)
     "test_bool_ops_do_not_compile": (frozenset({"bool"}), frozenset(
         {"equal", "not_equal", "greater", "greater_equal", "less", "less_equal", "clip"})),
@@ -62,7 +59,6 @@ BUDGETED = {
     "test_float16_math_intrinsics": "float16 trigonometric ops (OP_DTYPE_BUGS)",
     "test_bfloat16_ops_do_not_compile": "bfloat16 mod, power, isnan, ... (OP_DTYPE_BUGS)",
     "test_float64_computed_in_float32": "float64 rms_norm, resize, affine_grid (OP_DTYPE_BUGS)",
-    "test_pixel_shuffle_legalize": "nn.pixel_shuffle (OP_DTYPE_BUGS)",
     "test_uint8_negation_does_not_compile": "uint8 negative and sign (OP_DTYPE_BUGS)",
     "test_bool_ops_do_not_compile": "comparisons and clip of bool tensors (OP_DTYPE_BUGS)",
     "test_convert_layout_conv2d_transpose_layout": "conv2d_transpose in AlterOpLayout's graphs (its bias)",

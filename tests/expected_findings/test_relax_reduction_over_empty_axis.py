@@ -73,3 +73,21 @@ def test_registered_as_a_known_bug() -> None:
     for subject in ("FuseOps", "FoldConstant", "SimplifyInference"):
         found = recognise_example(resolve(subject), "semantics_preserved", EXAMPLE, MESSAGE)
         assert found is not None and found.name == "test_relax_reduction_over_empty_axis", (subject, found)
+
+
+def test_two_builds_meet_it_where_the_reference_is_not_finite() -> None:
+    """`passcheck pipeline` (12 examples, seed 2) met it as builds_agree: max over a symbolic axis
+    bound to 0 (-inf by NumPy's rule for an empty max with an initial value; not finite, so only
+    the builds are compared) gave 1e-44 in one build and 0.0 in another. That run's words and
+    example are checked against the registry."""
+    from passcheck.relax.pipeline import Build, PipelineBuilds
+
+    example = PipelineBuilds(
+        graph=GraphSpec(inputs=(TensorDecl("p0", ("n",), "float32", False),),
+                        nodes=(Node("max", (0,), (("axis", None), ("keepdims", False)), (), "float32"),),
+                        outputs=(1,), sym_sizes=(("n", 0),), tensor_inputs=True),
+        builds=(Build(pipeline="default", opt_level=0, cpu="host"),))
+    message = ("output 0[]: default pipeline, opt level 0, generic CPU np.float32(1e-44), default pipeline, opt level 0, "
+               "host CPU np.float32(0.0) where the reference is not finite")
+    found = recognise_example(resolve("pipeline"), "builds_agree", example, message)
+    assert found is not None and found.name == "test_relax_reduction_over_empty_axis", found
