@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from passcheck.integrations.cli import main
-from passcheck.relax.forms import CATEGORIES, attribute_form, forms
+from passcheck.integrations.commands.forms import drawn_coverage
+from passcheck.relax.forms import CATEGORIES, attribute_form, attribute_kinds, forms, unreached
+from passcheck.relax.ops.base import declared, op_registry
 from passcheck.relax.spec import GraphSpec, Node, TensorDecl
 
 
@@ -23,7 +27,7 @@ def test_an_attribute_form_says_what_matters_of_the_value_not_the_value() -> Non
     assert attribute_form("epsilon", 1e-5, 2) == "epsilon=pos"
     assert attribute_form("shape", (1, 4, 4), 2) == "shape=[1,pos]"
     assert attribute_form("method", "nearest_neighbor", 2) == "method=nearest_neighbor"
-    assert attribute_form("layout", "a layout string too long", 2) == "layout=str"
+    assert attribute_form("layout", "a layout string far too long to read", 2) == "layout=str"
 
 
 def _graph() -> GraphSpec:
@@ -82,3 +86,85 @@ def test_list_forms_refuses_bad_input_in_one_line(tmp_path: Path, capsys: pytest
     err = capsys.readouterr().err
     assert "not a passcheck JSON report" in err and "go with --forms" in err
     assert "Traceback" not in err
+
+
+def test_an_attribute_alone_gives_one_form_per_kind_of_element() -> None:
+    assert attribute_kinds("padding", (0, 1, 3, 0), 2) == ("padding has 0", "padding has 1", "padding has pos")
+    assert attribute_kinds("shape", (1, "n"), 2) == ("shape has 1", "shape has sym")  # a symbolic extent
+    assert attribute_kinds("axis", (-1, 0), 2) == ("axis=all,neg",)  # an axis list says what it covers
+    assert attribute_kinds("shape", (), 2) == ("shape=()",)
+    assert attribute_kinds("keepdims", False, 2) == ("keepdims=false",)
+    assert attribute_kinds("coordinate_transformation_mode", "tf_half_pixel_for_nn", 2) == (
+        "coordinate_transformation_mode=tf_half_pixel_for_nn",)
+
+
+def test_an_ops_forms_are_declared_short() -> None:
+    assert declared("axis=0|neg; keepdims=true|false; padding has 0|pos; rounding_method=|floor") == (
+        "axis=0", "axis=neg", "keepdims=true", "keepdims=false", "padding has 0", "padding has pos",
+        "rounding_method=", "rounding_method=floor")
+    with pytest.raises(ValueError, match="neither 'key=kind"):
+        declared("axis 0|1")
+
+
+def _undeclared(counts: dict[str, Any]) -> list[str]:
+    ops = op_registry()
+    out = []
+    for item in counts.get("op attributes", {}):
+        op, form = item.split(": ", 1)
+        if form not in ops[op].forms:
+            out.append(item)
+    return sorted(out)
+
+
+@pytest.mark.parametrize(("subject", "examples"), [("FuseOps", 200), ("AlterOpLayout", 80), ("FoldConstant", 80)])
+def test_every_attribute_form_a_pass_draws_is_declared_by_its_op(subject: str, examples: int) -> None:
+    # Motifs and pass biases build ops with their own attributes: each must be a form its op
+    # declares, or the unreached list of a campaign would not be the forms it missed.
+    n, counts = drawn_coverage(subject, examples, 0)
+    assert n == examples and counts["op attributes"]
+    assert _undeclared(counts) == [], "declare these in the op's OpSpec(forms=declared(...))"
+
+
+def test_the_declared_forms_a_campaign_never_drew_are_named() -> None:
+    counts = {"ops": Counter({"sum": 3, "add": 2}),
+              "op attributes": Counter({"sum: axis=none": 1, "sum: keepdims=true": 3})}
+    declared_n, missed = unreached(counts)
+    assert declared_n == len(op_registry()["sum"].forms)  # add has no attributes
+    assert "sum: keepdims=false" in missed and "sum: axis=some,neg" in missed
+    assert "sum: keepdims=true" not in missed and "sum: axis=none" not in missed
+
+
+def test_list_forms_names_the_declared_forms_never_drawn(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["list", "--forms", "FuseOps", "--examples", "30"]) == 0
+    out = capsys.readouterr().out
+    n, counts = drawn_coverage("FuseOps", 30, 0)
+    declared_n, missed = unreached(counts)
+    assert missed, "30 examples cannot reach every form of the ops they draw"
+    line = next(s for s in out.splitlines() if "forms declared by the ops drawn" in s)
+    assert f"{declared_n - len(missed)} of the {declared_n} forms declared" in line
+    assert missed[0] in out
+
+
+@pytest.mark.slow
+def test_each_op_drawn_alone_makes_only_the_forms_it_declares() -> None:
+    # Every op drawn where it is the graph's main op (its dtypes, ranks 1 to 5): a form it makes
+    # and does not declare, or an attribute it declares and never draws (a misspelt key), is a
+    # declaration to mend.
+    from passcheck.core.draws import examples_of
+    from passcheck.relax.graphs import GraphBias, relax_graphs
+
+    wrong = []
+    for name, spec in sorted(op_registry().items()):
+        dtypes = tuple(sorted(spec.dtypes)) if spec.dtypes else ("float32", "float16")
+        bias = GraphBias(op_weights=((name, 500.0),), dtypes=dtypes, max_nodes=4, first_ranks=(1, 2, 3, 4, 5))
+        counts: dict[str, Counter[str]] = {}
+        for seed in (0, 1):
+            for graph in examples_of(relax_graphs(bias), 150, seed):
+                for category, items in forms(graph).items():
+                    counts.setdefault(category, Counter()).update(items)
+        drawn = {f for f in counts["op attributes"] if f.startswith(f"{name}: ")}
+        keys = {f.split(": ", 1)[1].replace(" has ", "=").split("=")[0] for f in drawn}
+        declared_keys = {f.replace(" has ", "=").split("=")[0] for f in spec.forms}
+        wrong += [f"{f} (not declared)" for f in sorted(_undeclared({"op attributes": drawn}))]
+        wrong += [f"{name}: {k} (declared, never drawn)" for k in sorted(declared_keys - keys)]
+    assert wrong == []

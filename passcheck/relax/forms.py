@@ -7,7 +7,9 @@ a tuple-valued op read by its later fields).
 A form is a short label derived from the drawn spec alone, so the same example always has the
 same forms; the coverage report counts them (``passcheck list --forms`` prints them per pass,
 drawn or from a campaign's JSON report), which is how a rare form that no campaign reaches is
-seen at all.
+seen at all. Each op declares the forms of its attributes one by one (``OpSpec.forms``), so
+a campaign's report also names the declared forms of the ops it drew that it never reached
+(``unreached``): a form no campaign reaches is a feature no planted bug could be caught on.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from passcheck.core.rounding import INT_RANGE
 from passcheck.relax.spec import GraphSpec
 
 # coverage categories these are reported under (passcheck list --forms prints them in this order)
-CATEGORIES = ("attribute forms", "op dtypes", "value forms", "structures")
+CATEGORIES = ("attribute forms", "op attributes", "op dtypes", "value forms", "structures")
 _AXES = ("axis", "axes", "dim", "dims")
 
 
@@ -30,7 +32,7 @@ def _scalar(v: Any) -> str:
     if isinstance(v, int | float):
         return "neg" if v < 0 else "0" if v == 0 else "1" if v == 1 else "pos"
     if isinstance(v, str):
-        return v if len(v) <= 16 else "str"
+        return v if len(v) <= 24 else "str"
     return type(v).__name__
 
 
@@ -48,17 +50,29 @@ def attribute_form(key: str, value: Any, rank: int) -> str:
     return f"{key}={_scalar(value)}"
 
 
+def attribute_kinds(key: str, value: Any, rank: int) -> tuple[str, ...]:
+    """The forms one attribute value exercises, each alone: ``attribute_form``'s label, except that
+    a list of numbers that is not an axis list gives one ``key has kind`` per kind of element it
+    holds (``padding has 0``, ``strides has neg``), so an op's forms are a short list its spec can
+    declare (``OpSpec.forms``) rather than every combination of element kinds."""
+    if isinstance(value, tuple | list) and value and (key not in _AXES or not all(isinstance(a, int) for a in value)):
+        # (a name in a list of numbers is a symbolic extent: its name does not matter)
+        return tuple(sorted({f"{key} has {'sym' if isinstance(x, str) else _scalar(x)}" for x in value}))
+    return (attribute_form(key, value, rank),)
+
+
 def forms(spec: GraphSpec) -> dict[str, tuple[str, ...]]:
     """The forms of one drawn graph, by category (``CATEGORIES``)."""
     n_in = len(spec.inputs)
     shapes = [d.shape for d in spec.inputs] + [n.shape for n in spec.nodes]
     dtypes = [d.dtype for d in spec.inputs] + [n.dtype for n in spec.nodes]
-    attrs, op_dtypes, structures = set(), set(), set()
+    attrs, each, op_dtypes, structures = set(), set(), set(), set()
     for node in spec.nodes:
         first = node.args[0] if node.args else None
         rank = len(shapes[first]) if first is not None and first < len(shapes) else 0
         shown = ", ".join(attribute_form(k, v, rank) for k, v in sorted(node.attrs)) or "defaults"
         attrs.add(f"{node.op}({shown})")
+        each |= {f"{node.op}: {kind}" for k, v in node.attrs for kind in attribute_kinds(k, v, rank)}
         if first is not None and first < len(dtypes):
             op_dtypes.add(f"{node.op}@{dtypes[first]}")
         for a in node.args:
@@ -75,5 +89,16 @@ def forms(spec: GraphSpec) -> dict[str, tuple[str, ...]]:
             lo, hi = INT_RANGE[d.dtype]
             if d.lo <= lo or d.hi >= hi:
                 values.add(f"{d.dtype} edge values")
-    return {"attribute forms": tuple(sorted(attrs)), "op dtypes": tuple(sorted(op_dtypes)),
+    return {"attribute forms": tuple(sorted(attrs)), "op attributes": tuple(sorted(each)), "op dtypes": tuple(sorted(op_dtypes)),
             "value forms": tuple(sorted(values)), "structures": tuple(sorted(structures))}
+
+
+def unreached(counts: dict[str, Any]) -> tuple[int, list[str]]:
+    """(forms declared, those never drawn) over the ops a campaign drew: each drawn op's declared
+    forms (``OpSpec.forms``) missing from its ``op attributes`` counts, as ``op: form``."""
+    from passcheck.relax.ops.base import op_registry
+
+    ops = op_registry()
+    drawn = set(counts.get("op attributes", {}))
+    declared = [f"{op}: {f}" for op in sorted(counts.get("ops", {})) if op in ops for f in ops[op].forms]
+    return len(declared), [f for f in declared if f not in drawn]

@@ -1,7 +1,7 @@
 """``passcheck list --forms [PASS]``: the forms a pass's examples exercise and how often -- each
 coverage category (ops, each op's attribute forms, the dtypes ops read, input value forms,
 structural coincidences; for TIR kernel kinds, primitives...) with the examples that drew each
-item. Drawn here with the pass's own strategy and seed (the draws a campaign of that seed
+item, and the forms the drawn ops declare (``OpSpec.forms``) that no example drew. Drawn here with the pass's own strategy and seed (the draws a campaign of that seed
 starts from; nothing is compiled or run), or read from a campaign's JSON report (``--report``)."""
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ def render_forms(out: Any, subject_name: str, examples: int, seed: int, report: 
     from rich.markup import escape
     from rich.table import Table
 
-    from passcheck.relax.forms import CATEGORIES
+    from passcheck.relax.forms import CATEGORIES, unreached
 
     if report:
         subject_name, n, counts = report_coverage(report)
@@ -65,3 +65,8 @@ def render_forms(out: Any, subject_name: str, examples: int, seed: int, report: 
         for item, k in sorted(items.items(), key=lambda kv: (-kv[1], kv[0])):
             t.add_row(escape(item), str(k), f"{100 * k / n:.1f}%" if n else "-")
         out.print(t)
+        if category == "op attributes":
+            declared, missed = unreached(counts)
+            # the declared forms of the drawn ops this run never drew: what its planted bugs miss
+            out.print(escape(f"{subject_name}: op attributes: {declared - len(missed)} of the {declared} forms declared "
+                             f"by the ops drawn were drawn; never drawn: {', '.join(missed) or 'none'}"), soft_wrap=True)

@@ -15,7 +15,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from passcheck.core.rounding import Approx
-from passcheck.relax.ops.base import DrawContext, Drawn, OpSpec, ValueInfo, register_op
+from passcheck.relax.ops.base import DrawContext, Drawn, OpSpec, ValueInfo, declared, register_op
 from passcheck.relax.ops.bounds import F32_U, gamma, underflow
 from passcheck.relax.ops.drawing import draw_axis, nonempty, relax_ops, spelled_axis
 from passcheck.relax.ops.norm import exp_rel_error
@@ -146,7 +146,7 @@ def _reference_softplus(args: list[Approx], attrs: dict[str, Any], u: float) -> 
 
 register_op(OpSpec("softplus", "relax.nn.softplus", "elemwise", nonempty(_draw_softplus),
                    lambda args, attrs: relax_ops().nn.softplus(args[0], attrs["beta"], attrs["threshold"]),
-                   _reference_softplus, symbolic=True, dtypes=FLOATS, tags=frozenset({"activation"})))
+                   _reference_softplus, symbolic=True, dtypes=FLOATS, tags=frozenset({"activation"}), forms=declared("beta=1|pos; threshold=pos")))
 
 
 # -- leakyrelu, prelu ----------------------------------------------------------------------------
@@ -166,7 +166,7 @@ def _reference_leakyrelu(args: list[Approx], attrs: dict[str, Any], u: float) ->
 
 register_op(OpSpec("leakyrelu", "relax.nn.leakyrelu", "elemwise", nonempty(_draw_leakyrelu),
                    lambda args, attrs: relax_ops().nn.leakyrelu(args[0], attrs["alpha"]),
-                   _reference_leakyrelu, symbolic=True, dtypes=FLOATS, tags=frozenset({"activation"})))
+                   _reference_leakyrelu, symbolic=True, dtypes=FLOATS, tags=frozenset({"activation"}), forms=declared("alpha=pos")))
 
 
 def _draw_prelu(ctx: DrawContext, first: ValueInfo) -> Drawn | None:
@@ -196,7 +196,7 @@ def _reference_prelu(args: list[Approx], attrs: dict[str, Any], u: float) -> App
 register_op(OpSpec("prelu", "relax.nn.prelu", "elemwise", nonempty(_draw_prelu),
                    lambda args, attrs: relax_ops().nn.prelu(args[0], args[1], attrs["axis"]),
                    # Relax's type rule rejects bfloat16 ("Prelu requires the input tensor to have float dtype")
-                   _reference_prelu, symbolic=True, dtypes=FLOATS - {"bfloat16"}, tags=frozenset({"activation"})))
+                   _reference_prelu, symbolic=True, dtypes=FLOATS - {"bfloat16"}, tags=frozenset({"activation"}), forms=declared("axis=0|1|pos|neg")))
 
 
 # -- log_softmax ---------------------------------------------------------------------------------
@@ -236,7 +236,7 @@ def _reference_log_softmax(args: list[Approx], attrs: dict[str, Any], u: float) 
 
 register_op(OpSpec("log_softmax", "relax.nn.log_softmax", "norm", nonempty(_draw_log_softmax),
                    lambda args, attrs: relax_ops().nn.log_softmax(args[0], axis=attrs["axis"]),
-                   _reference_log_softmax, symbolic=True, dtypes=FLOATS, tags=frozenset({"softmax"})))
+                   _reference_log_softmax, symbolic=True, dtypes=FLOATS, tags=frozenset({"softmax"}), forms=declared("axis=0|1|pos|neg")))
 
 
 # -- dropout -------------------------------------------------------------------------------------
@@ -265,4 +265,4 @@ def _reference_dropout(args: list[Approx], attrs: dict[str, Any], u: float) -> A
 
 
 register_op(OpSpec("dropout", "relax.nn.dropout", "injective", nonempty(_draw_dropout), _build_dropout,
-                   _reference_dropout, symbolic=True, dtypes=FLOATS, tags=frozenset({"inference", "tuple"})))
+                   _reference_dropout, symbolic=True, dtypes=FLOATS, tags=frozenset({"inference", "tuple"}), forms=declared("rate=0|pos; item=0|1")))

@@ -16,7 +16,15 @@ import numpy as np
 from hypothesis import strategies as st
 
 from passcheck.core.rounding import Approx
-from passcheck.relax.ops.base import DrawContext, Drawn, OpSpec, ValueInfo, interval_mul, register_op
+from passcheck.relax.ops.base import (
+    DrawContext,
+    Drawn,
+    OpSpec,
+    ValueInfo,
+    declared,
+    interval_mul,
+    register_op,
+)
 from passcheck.relax.ops.bounds import contraction_error, gamma, underflow
 from passcheck.relax.ops.drawing import nonempty, relax_ops
 from passcheck.relax.ops.norm import exp_rel_error
@@ -109,9 +117,10 @@ def _reference_attention(args: list[Approx], attrs: dict[str, Any], u: float) ->
     return Approx(_pv(p.v, v.v), contraction_error(_pv, p.v, p.e, v.v, v.e, k.v.shape[1], u))
 
 
+_FORMS = declared("causal_mask=none|TopLeft|BottomRight; scale=none|pos")
 register_op(OpSpec("attention", "relax.nn.attention", "opaque",
                    nonempty(lambda ctx, first: _draw_attention(ctx, first, bias=False)), _build_attention,
-                   _reference_attention, dtypes=FLOATS, tags=frozenset({"attention"})))
+                   _reference_attention, dtypes=FLOATS, tags=frozenset({"attention"}), forms=_FORMS))
 register_op(OpSpec("attention_bias", "relax.nn.attention_bias", "opaque",
                    nonempty(lambda ctx, first: _draw_attention(ctx, first, bias=True)), _build_attention,
-                   _reference_attention, dtypes=FLOATS, tags=frozenset({"attention"})))
+                   _reference_attention, dtypes=FLOATS, tags=frozenset({"attention"}), forms=_FORMS))

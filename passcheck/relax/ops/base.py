@@ -171,11 +171,29 @@ class OpSpec:
     # ``float16``), the float ops declared before graphs had other dtypes
     dtypes: frozenset[str] | None = None
     tags: frozenset[str] = field(default_factory=frozenset)  # e.g. {"inference-norm"} for biasing
+    # the attribute forms ``draw`` makes, each alone (``relax.forms.attribute_kinds`` labels:
+    # ``axis=neg``, ``keepdims=true``, ``padding has 0``); () for an op without attributes. A
+    # campaign's coverage report names the ones it never drew (``passcheck list --forms``).
+    forms: tuple[str, ...] = ()
 
     def accepts(self, dtype: str) -> bool:
         if self.dtypes is not None:
             return dtype in self.dtypes
         return dtype == "float32" or (self.float16 and dtype == "float16")
+
+
+def declared(text: str) -> tuple[str, ...]:
+    """An op's attribute forms written short: ``"axis=0|neg; keepdims=true|false; padding has 0|pos"``
+    is ``axis=0``, ``axis=neg``, ``keepdims=true``, ... (``;`` between attributes, ``|`` between
+    the kinds of one)."""
+    out: list[str] = []
+    for part in filter(None, (p.strip() for p in text.split(";"))):
+        sep = " has " if " has " in part else "="
+        if sep not in part:
+            raise ValueError(f"OpSpec(forms={text!r}): {part!r} is neither 'key=kind|kind' nor 'key has kind|kind'")
+        key, kinds = part.split(sep, 1)
+        out += [f"{key.strip()}{sep}{k.strip()}" for k in kinds.split("|")]
+    return tuple(out)
 
 
 OPS: Registry[OpSpec] = Registry("Relax op", hint="`passcheck list --ops` shows the vocabulary")

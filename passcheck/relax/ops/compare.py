@@ -21,6 +21,7 @@ from passcheck.relax.ops.base import (
     OpSpec,
     ValueInfo,
     broadcast_shapes,
+    declared,
     register_op,
     value_limit,
 )
@@ -161,7 +162,7 @@ def _astype_ref(args: list[Approx], attrs: dict[str, Any], u: float) -> Approx:
 
 
 register_op(OpSpec("astype", "relax.astype", "elemwise", _astype_draw, _astype_build, _astype_ref, symbolic=True,
-                   dtypes=ALL, tags=frozenset({"cast"})))
+                   dtypes=ALL, tags=frozenset({"cast"}), forms=declared("dtype=" + "|".join(sorted(ALL)))))
 
 
 # -- clip --------------------------------------------------------------------------------------------------
@@ -205,5 +206,5 @@ def _clip_ref(args: list[Approx], attrs: dict[str, Any], u: float) -> Approx:
 # bool: "Check failed: t.MatchesCode(kDLFloat)" (TVM's clip legalization has no bool case)
 # (bool clip does not compile: kept, test_dtype_pairs_that_do_not_compile, drawn all the same)
 register_op(OpSpec("clip", "relax.clip", "elemwise", _clip_draw, _clip_build, _clip_ref, symbolic=True,
-                   dtypes=ALL, tags=frozenset({"unary"})))
+                   dtypes=ALL, tags=frozenset({"unary"}), forms=declared("min=0|1|pos|neg; max=0|1|pos|neg")))
 

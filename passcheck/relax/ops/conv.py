@@ -16,7 +16,15 @@ import numpy as np
 from hypothesis import strategies as st
 
 from passcheck.core.rounding import Approx
-from passcheck.relax.ops.base import DrawContext, Drawn, OpSpec, ValueInfo, interval_mul, register_op
+from passcheck.relax.ops.base import (
+    DrawContext,
+    Drawn,
+    OpSpec,
+    ValueInfo,
+    declared,
+    interval_mul,
+    register_op,
+)
 from passcheck.relax.ops.bounds import contraction_error
 from passcheck.relax.ops.drawing import nonempty, relax_ops
 from passcheck.relax.ops.numeric import FLOATS
@@ -133,10 +141,21 @@ def _reference_conv(args: list[Approx], attrs: dict[str, Any], u: float) -> Appr
     return Approx(conv(x.v, w.v), contraction_error(conv, x.v, x.e, w.v, w.e, terms, u))
 
 
+def _conv_forms(nd: int) -> tuple[str, ...]:
+    layouts_drawn = [layouts(nd, last) for last in (False, True)]
+    return declared(f"data_layout={'|'.join(d for d, _ in layouts_drawn)}; kernel_layout={'|'.join(k for _, k in layouts_drawn)}; "
+                    + _CONV_FORMS)
+
+
+# (a transposed convolution is drawn channels-first only)
+_CONV_FORMS = "strides has 1|pos; padding has 0|1|pos; dilation has 1|pos; groups=1|pos"
+_TRANSPOSE_FORMS = declared(_CONV_FORMS + "; output_padding has 0|1|pos")
+
+
 for _nd in (1, 3):
     register_op(OpSpec(f"conv{_nd}d", f"relax.nn.conv{_nd}d", "conv",
                        nonempty(lambda ctx, first, nd=_nd: _draw_conv(ctx, first, nd)), _build_conv(f"conv{_nd}d"),
-                       _reference_conv, dtypes=FLOATS, tags=frozenset({"conv"})))
+                       _reference_conv, dtypes=FLOATS, tags=frozenset({"conv"}), forms=_conv_forms(_nd)))
 
 
 # -- transposed convolution ------------------------------------------------------------------------
@@ -218,4 +237,4 @@ for _nd in (1, 2, 3):
     register_op(OpSpec(f"conv{_nd}d_transpose", f"relax.nn.conv{_nd}d_transpose", "conv",
                        nonempty(lambda ctx, first, nd=_nd: _draw_conv_transpose(ctx, first, nd)),
                        _build_conv_transpose(f"conv{_nd}d_transpose"), _reference_conv_transpose,
-                       dtypes=FLOATS, tags=frozenset({"conv"})))
+                       dtypes=FLOATS, tags=frozenset({"conv"}), forms=_TRANSPOSE_FORMS))

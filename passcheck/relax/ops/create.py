@@ -15,7 +15,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from passcheck.core.rounding import Approx
-from passcheck.relax.ops.base import DrawContext, Drawn, OpSpec, ValueInfo, register_op
+from passcheck.relax.ops.base import DrawContext, Drawn, OpSpec, ValueInfo, declared, register_op
 from passcheck.relax.ops.bounds import contraction_error, gamma, sum_error, underflow
 from passcheck.relax.ops.drawing import relax_ops
 
@@ -77,9 +77,11 @@ for _name, _fill in (("full", None), ("ones", 1.0), ("zeros", 0.0)):
             return R.full_like(args[0], _scalar(attrs["fill"], args[0].ty.dtype))
         return getattr(R, f"{_name}_like")(args[0])
 
-    _reg(_name, lambda ctx, first, _fill=_fill: _draw_full(ctx, first, _fill), _build, _full_reference)
+    _fills = "0|1|pos|neg" if _fill is None else "1" if _fill == 1.0 else "0"
+    _reg(_name, lambda ctx, first, _fill=_fill: _draw_full(ctx, first, _fill), _build, _full_reference,
+         forms=declared(f"shape=(); shape has 0|1|pos; fill={_fills}; dtype=float32|float16"))
     _reg(f"{_name}_like", lambda ctx, first, _fill=_fill: _draw_full_like(ctx, first, _fill), _build_like,
-         _full_reference, symbolic=True)
+         _full_reference, symbolic=True, forms=declared(f"fill={_fills}"))
 
 
 # -- eye / eye_like ----------------------------------------------------------------------------
@@ -102,9 +104,9 @@ def _eye_reference(args: list[Approx], attrs: dict[str, Any], u: float) -> Appro
 
 
 _reg("eye", _draw_eye, lambda args, attrs: relax_ops().eye(attrs["n"], attrs["m"], attrs["k"], attrs["dtype"]),
-     _eye_reference)
+     _eye_reference, forms=declared("n=1|pos; m=1|pos; k=0|1|pos|neg; dtype=float32|float16"))
 _reg("eye_like", _draw_eye_like, lambda args, attrs: relax_ops().eye_like(args[0], attrs["k"]), _eye_reference,
-     symbolic=True)
+     symbolic=True, forms=declared("k=0|1|pos|neg"))
 
 
 # -- arange / hamming_window (PrimValue arguments, closed-form values) ------------------------
@@ -131,7 +133,7 @@ def _arange_reference(args: list[Approx], attrs: dict[str, Any], u: float) -> Ap
     return Approx(v, gamma(2, u) * (np.abs(v) + np.abs(np.arange(n) * attrs["step"])) + 2 * underflow(u))
 
 
-_reg("arange", _draw_arange, _build_arange, _arange_reference)
+_reg("arange", _draw_arange, _build_arange, _arange_reference, forms=declared("start=0|1|pos|neg; end=0|1|pos|neg; step=1|pos|neg; dtype=float32|float16"))
 
 
 def _draw_hamming(ctx: DrawContext, first: ValueInfo) -> Drawn | None:
@@ -165,7 +167,7 @@ def _hamming_reference(args: list[Approx], attrs: dict[str, Any], u: float) -> A
     return Approx(v, e + np.zeros_like(v))
 
 
-_reg("hamming_window", _draw_hamming, _build_hamming, _hamming_reference)
+_reg("hamming_window", _draw_hamming, _build_hamming, _hamming_reference, forms=declared("size=1|pos; periodic=true|false; alpha=pos; beta=pos; dtype=float32|float16"))
 
 
 # -- collapse_sum_like / collapse_sum_to: sum over the broadcast axes -------------------------
@@ -199,7 +201,7 @@ _reg("collapse_sum_like", lambda ctx, first: _draw_collapse(ctx, first, True),
      lambda args, attrs: relax_ops().collapse_sum_like(args[0], args[1]), _collapse_reference, pattern="reduce")
 _reg("collapse_sum_to", lambda ctx, first: _draw_collapse(ctx, first, False),
      lambda args, attrs: relax_ops().collapse_sum_to(args[0], tuple(attrs["shape"])), _collapse_reference,
-     pattern="reduce")
+     pattern="reduce", forms=declared("shape=(); shape has 0|1|pos"))
 
 
 # -- outer / einsum ----------------------------------------------------------------------------
@@ -267,4 +269,4 @@ def _einsum_reference(args: list[Approx], attrs: dict[str, Any], u: float) -> Ap
 
 
 _reg("einsum", _draw_einsum, lambda args, attrs: relax_ops().einsum(list(args), attrs["equation"]),
-     _einsum_reference, pattern="opaque")
+     _einsum_reference, pattern="opaque", forms=declared("equation=" + "|".join(sorted({e for eqs in EINSUMS.values() for e in eqs}))))

@@ -17,7 +17,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from passcheck.core.rounding import Approx
-from passcheck.relax.ops.base import DrawContext, Drawn, OpSpec, ValueInfo, register_op
+from passcheck.relax.ops.base import DrawContext, Drawn, OpSpec, ValueInfo, declared, register_op
 from passcheck.relax.ops.bounds import F32_U, underflow
 from passcheck.relax.ops.drawing import nonempty, relax_ops
 from passcheck.relax.ops.numeric import FLOATS
@@ -135,10 +135,14 @@ def _reference_resize(args: list[Approx], attrs: dict[str, Any], u: float) -> Ap
     return _reference_nearest(x, attrs, u)
 
 
+_RESIZE_FORMS = declared(f"size has 1|pos; method=linear|nearest_neighbor; rounding_method=|{'|'.join(ROUNDING)}; "
+                         f"coordinate_transformation_mode={'|'.join(sorted(set(LINEAR_MODES + NEAREST_MODES)))}")
+
+
 for _nd in (2, 3):
     register_op(OpSpec(f"resize{_nd}d", f"relax.image.resize{_nd}d", "injective",
                        nonempty(lambda ctx, first, nd=_nd: _draw_resize(ctx, first, nd)), _build_resize(_nd),
-                       _reference_resize, dtypes=FLOATS, tags=frozenset({"image"})))
+                       _reference_resize, dtypes=FLOATS, tags=frozenset({"image"}), forms=_RESIZE_FORMS))
 
 
 
@@ -186,7 +190,7 @@ def _reference_affine_grid(args: list[Approx], attrs: dict[str, Any], u: float) 
 register_op(OpSpec("affine_grid", "relax.image.affine_grid", "injective", nonempty(_draw_affine_grid),
                    lambda args, attrs: relax_ops().image.affine_grid(args[0], list(attrs["size"]),
                                                                      align_corners=attrs["align_corners"]),
-                   _reference_affine_grid, dtypes=FLOATS, tags=frozenset({"image"})))
+                   _reference_affine_grid, dtypes=FLOATS, tags=frozenset({"image"}), forms=declared("size has 1|pos; align_corners=true|false")))
 
 
 # -- grid_sample ---------------------------------------------------------------------------------
@@ -263,4 +267,4 @@ register_op(OpSpec("grid_sample", "relax.image.grid_sample", "injective", nonemp
                    lambda args, attrs: relax_ops().image.grid_sample(
                        args[0], args[1], method=attrs["method"], padding_mode=attrs["padding_mode"],
                        align_corners=attrs["align_corners"]),
-                   _reference_grid_sample, dtypes=FLOATS, tags=frozenset({"image"})))
+                   _reference_grid_sample, dtypes=FLOATS, tags=frozenset({"image"}), forms=declared("method=bilinear|nearest; padding_mode=zeros|border; align_corners=true|false")))

@@ -16,7 +16,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from passcheck.core.rounding import Approx
-from passcheck.relax.ops.base import DrawContext, Drawn, OpSpec, ValueInfo, register_op
+from passcheck.relax.ops.base import DrawContext, Drawn, OpSpec, ValueInfo, declared, register_op
 from passcheck.relax.ops.bounds import gamma
 from passcheck.relax.ops.drawing import draw_axis, relax_ops
 
@@ -31,8 +31,9 @@ def _static(first: ValueInfo) -> bool:
     return first.rank > 0 and first.static and all(int(d) > 0 for d in first.shape)
 
 
-def _reg(name: str, draw: Any, build: Any, reference: Any) -> None:
-    register_op(OpSpec(name, f"relax.{name}", "injective", draw, build, reference, tags=frozenset({"index"})))
+def _reg(name: str, draw: Any, build: Any, reference: Any, forms: tuple[str, ...] = ()) -> None:
+    register_op(OpSpec(name, f"relax.{name}", "injective", draw, build, reference, tags=frozenset({"index"}),
+                       forms=forms))
 
 
 # -- take ------------------------------------------------------------------------------------
@@ -71,7 +72,7 @@ def _take(x: np.ndarray, i: np.ndarray, attrs: dict[str, Any], nan: float) -> np
 _reg("take", _draw_take,
      lambda args, attrs: relax_ops().take(args[0], args[1], axis=attrs["axis"], mode=attrs["mode"]),
      lambda args, attrs, u: Approx(_take(args[0].v, _idx(args[1]), attrs, np.nan),
-                                   _take(args[0].e, _idx(args[1]), attrs, 0.0)))
+                                   _take(args[0].e, _idx(args[1]), attrs, 0.0)), forms=declared("axis=none|0|1|pos; mode=fast|clip|wrap|nan"))
 
 
 # -- gather_elements / gather_nd -------------------------------------------------------------
@@ -93,7 +94,7 @@ def _gather_elements(x: np.ndarray, i: np.ndarray, attrs: dict[str, Any]) -> np.
 _reg("gather_elements", _draw_gather_elements,
      lambda args, attrs: relax_ops().gather_elements(args[0], args[1], axis=attrs["axis"]),
      lambda args, attrs, u: Approx(_gather_elements(args[0].v, _idx(args[1]), attrs),
-                                   _gather_elements(args[0].e, _idx(args[1]), attrs)))
+                                   _gather_elements(args[0].e, _idx(args[1]), attrs)), forms=declared("axis=0|1|pos"))
 
 
 def _draw_gather_nd(ctx: DrawContext, first: ValueInfo) -> Drawn | None:
@@ -118,7 +119,7 @@ def _gather_nd(x: np.ndarray, rows: list[np.ndarray]) -> np.ndarray:
 
 _reg("gather_nd", _draw_gather_nd, _build_gather_nd,
      lambda args, attrs, u: Approx(_gather_nd(args[0].v, [_idx(a) for a in args[1:]]),
-                                   _gather_nd(args[0].e, [_idx(a) for a in args[1:]])))
+                                   _gather_nd(args[0].e, [_idx(a) for a in args[1:]])), forms=declared("m=1|pos"))
 
 
 # -- scatter_elements / scatter_nd -----------------------------------------------------------
@@ -173,7 +174,7 @@ _reg("scatter_elements", _draw_scatter_elements,
      lambda args, attrs: relax_ops().scatter_elements(args[0], args[1], args[2], axis=attrs["axis"],
                                                       reduction=attrs["reduction"]),
      lambda args, attrs, u: _scatter(args[0], _targets_elements(_idx(args[1]), attrs["axis"]), args[2],
-                                     attrs["reduction"], u))
+                                     attrs["reduction"], u), forms=declared("axis=0|1|pos; reduction=update|add|min|max"))
 
 
 def _draw_scatter_nd(ctx: DrawContext, first: ValueInfo) -> Drawn | None:
@@ -201,7 +202,7 @@ def _build_scatter_nd(args: list[Any], attrs: dict[str, Any]) -> Any:
 
 
 _reg("scatter_nd", _draw_scatter_nd, _build_scatter_nd,
-     lambda args, attrs, u: _scatter(args[0], tuple(_idx(a)[..., 0] for a in args[2:]), args[1], attrs["reduction"], u))
+     lambda args, attrs, u: _scatter(args[0], tuple(_idx(a)[..., 0] for a in args[2:]), args[1], attrs["reduction"], u), forms=declared("m=1|pos; reduction=update|add|min|max"))
 
 
 # -- index_tensor / index_put ----------------------------------------------------------------
@@ -255,7 +256,7 @@ def _build_index_put(args: list[Any], attrs: dict[str, Any]) -> Any:
 
 _reg("index_put", _draw_index_put, _build_index_put,
      lambda args, attrs, u: _scatter(args[0], tuple(_idx(a) for a in args[2:]), args[1],
-                                     "add" if attrs["accumulate"] else "update", u))
+                                     "add" if attrs["accumulate"] else "update", u), forms=declared("accumulate=true|false"))
 
 
 # -- slice_scatter / reverse_sequence --------------------------------------------------------
@@ -286,7 +287,7 @@ _reg("slice_scatter", _draw_slice_scatter,
      lambda args, attrs: relax_ops().slice_scatter(args[0], args[1], attrs["start"], attrs["end"], attrs["step"],
                                                    axis=attrs["axis"]),
      lambda args, attrs, u: Approx(_slice_scatter(args[0].v, args[1].v, attrs),
-                                   _slice_scatter(args[0].e, args[1].e, attrs)))
+                                   _slice_scatter(args[0].e, args[1].e, attrs)), forms=declared("axis=0|1|pos; start=0|1|pos; end=0|1|pos; step=1|pos"))
 
 
 def _draw_reverse_sequence(ctx: DrawContext, first: ValueInfo) -> Drawn | None:
@@ -315,7 +316,7 @@ _reg("reverse_sequence", _draw_reverse_sequence,
      lambda args, attrs: relax_ops().reverse_sequence(args[0], args[1], seq_axis=attrs["seq_axis"],
                                                       batch_axis=attrs["batch_axis"]),
      lambda args, attrs, u: Approx(_reverse_sequence(args[0].v, _idx(args[1]), attrs),
-                                   _reverse_sequence(args[0].e, _idx(args[1]), attrs)))
+                                   _reverse_sequence(args[0].e, _idx(args[1]), attrs)), forms=declared("seq_axis=0|1|pos; batch_axis=0|1|pos"))
 
 
 # -- one_hot: the first value's shape, indices of its own ------------------------------------
@@ -349,4 +350,4 @@ def _one_hot(args: list[Approx], attrs: dict[str, Any], u: float) -> Approx:
     return Approx(v, np.zeros_like(v))
 
 
-_reg("one_hot", _draw_one_hot, _build_one_hot, _one_hot)
+_reg("one_hot", _draw_one_hot, _build_one_hot, _one_hot, forms=declared("depth=1|pos; axis=0|1|pos|neg; on=1|pos|neg; off=0|pos|neg; dtype=float32|float16"))

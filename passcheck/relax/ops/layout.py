@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 from hypothesis import strategies as st
 
-from passcheck.relax.ops.base import DrawContext, Drawn, OpSpec, ValueInfo, register_op
+from passcheck.relax.ops.base import DrawContext, Drawn, OpSpec, ValueInfo, declared, register_op
 from passcheck.relax.ops.drawing import draw_axis, relax_ops, spelled_axis
 from passcheck.relax.ops.shape import exact
 from passcheck.relax.spec import Dim
@@ -20,8 +20,9 @@ def _spell(ctx: DrawContext, first: ValueInfo, axis: int, rank: int) -> int:
     return spelled_axis(ctx, axis, rank) if first.static else axis
 
 
-def _unary(name: str, draw: Any, build: Any, fn: Any, *, symbolic: bool = True, pattern: str = "injective") -> None:
-    register_op(OpSpec(name, f"relax.{name}", pattern, draw, build, exact(fn), symbolic=symbolic,
+def _unary(name: str, draw: Any, build: Any, fn: Any, *, symbolic: bool = True, pattern: str = "injective",
+           forms: tuple[str, ...] = ()) -> None:
+    register_op(OpSpec(name, f"relax.{name}", pattern, draw, build, exact(fn), symbolic=symbolic, forms=forms,
                        tags=frozenset({"shape"})))
 
 
@@ -52,7 +53,7 @@ def _broadcast_to(vals: list[np.ndarray], attrs: dict[str, Any]) -> np.ndarray:
     return np.broadcast_to(x, tuple(d if isinstance(d, int) else x.shape[i - lead] for i, d in enumerate(target)))
 
 
-_unary("broadcast_to", _draw_broadcast_to, _build_broadcast_to, _broadcast_to)
+_unary("broadcast_to", _draw_broadcast_to, _build_broadcast_to, _broadcast_to, forms=declared("shape has 0|1|pos|sym"))
 
 
 # -- expand_dims / squeeze -------------------------------------------------------------------
@@ -68,7 +69,7 @@ def _draw_expand_dims(ctx: DrawContext, first: ValueInfo) -> Drawn | None:
 
 _unary("expand_dims", _draw_expand_dims,
        lambda args, attrs: relax_ops().expand_dims(args[0], list(attrs["axis"])),
-       lambda vals, attrs: np.expand_dims(vals[0], tuple(attrs["axis"])))
+       lambda vals, attrs: np.expand_dims(vals[0], tuple(attrs["axis"])), forms=declared("axis=all|all,neg|some|some,neg"))
 
 
 def _draw_squeeze(ctx: DrawContext, first: ValueInfo) -> Drawn | None:
@@ -87,7 +88,7 @@ def _draw_squeeze(ctx: DrawContext, first: ValueInfo) -> Drawn | None:
 _unary("squeeze", _draw_squeeze,
        lambda args, attrs: relax_ops().squeeze(args[0], None if attrs["axis"] is None else list(attrs["axis"])),
        lambda vals, attrs: np.squeeze(vals[0], None if attrs["axis"] is None else tuple(attrs["axis"])),
-       symbolic=False)
+       symbolic=False, forms=declared("axis=none|all|all,neg|some|some,neg"))
 
 
 # -- flatten / batch_flatten -------------------------------------------------------------------
@@ -123,7 +124,7 @@ def _draw_flip(ctx: DrawContext, first: ValueInfo) -> Drawn | None:
 
 
 _unary("flip", _draw_flip, lambda args, attrs: relax_ops().flip(args[0], attrs["axis"]),
-       lambda vals, attrs: np.flip(vals[0], attrs["axis"]))
+       lambda vals, attrs: np.flip(vals[0], attrs["axis"]), forms=declared("axis=0|1|pos|neg"))
 
 
 def _draw_repeat(ctx: DrawContext, first: ValueInfo) -> Drawn | None:
@@ -143,7 +144,7 @@ def _draw_repeat(ctx: DrawContext, first: ValueInfo) -> Drawn | None:
 
 
 _unary("repeat", _draw_repeat, lambda args, attrs: relax_ops().repeat(args[0], attrs["repeats"], attrs["axis"]),
-       lambda vals, attrs: np.repeat(vals[0], attrs["repeats"], attrs["axis"]))
+       lambda vals, attrs: np.repeat(vals[0], attrs["repeats"], attrs["axis"]), forms=declared("repeats=1|pos; axis=none|0|1|pos|neg"))
 
 
 def _draw_tile(ctx: DrawContext, first: ValueInfo) -> Drawn | None:
@@ -156,7 +157,7 @@ def _draw_tile(ctx: DrawContext, first: ValueInfo) -> Drawn | None:
 
 
 _unary("tile", _draw_tile, lambda args, attrs: relax_ops().tile(args[0], list(attrs["repeats"])),
-       lambda vals, attrs: np.tile(vals[0], tuple(attrs["repeats"])), symbolic=False)
+       lambda vals, attrs: np.tile(vals[0], tuple(attrs["repeats"])), symbolic=False, forms=declared("repeats has 1|pos"))
 
 
 # -- nn.pad ------------------------------------------------------------------------------------
@@ -186,7 +187,7 @@ def _pad_reference(args: Any, attrs: dict[str, Any], u: float) -> Any:
 register_op(OpSpec("nn.pad", "relax.nn.pad", "injective", _draw_pad,
                    lambda args, attrs: relax_ops().nn.pad(args[0], list(attrs["pad_width"]),
                                                           pad_value=attrs["pad_value"]),
-                   _pad_reference, tags=frozenset({"shape"})))
+                   _pad_reference, tags=frozenset({"shape"}), forms=declared("pad_width has 0|1|pos; pad_value=0|1|neg")))
 
 
 # -- nn.pixel_shuffle --------------------------------------------------------------------------
@@ -210,7 +211,7 @@ def _pixel_shuffle(vals: list[np.ndarray], attrs: dict[str, Any]) -> np.ndarray:
 
 register_op(OpSpec("nn.pixel_shuffle", "relax.nn.pixel_shuffle", "injective", _draw_pixel_shuffle,
                    lambda args, attrs: relax_ops().nn.pixel_shuffle(args[0], attrs["upscale_factor"]),
-                   exact(_pixel_shuffle), tags=frozenset({"shape"})))
+                   exact(_pixel_shuffle), tags=frozenset({"shape"}), forms=declared("upscale_factor=1|pos")))
 
 
 # -- layout_transform: a permutation, or the last axis split by a factor (padded when needed) ---
@@ -263,7 +264,7 @@ def _layout_transform_reference(args: Any, attrs: dict[str, Any], u: float) -> A
 
 
 register_op(OpSpec("layout_transform", "relax.layout_transform", "injective", _draw_layout_transform,
-                   _build_layout_transform, _layout_transform_reference, tags=frozenset({"shape"})))
+                   _build_layout_transform, _layout_transform_reference, tags=frozenset({"shape"}), forms=declared("perm=none; perm has 0|1|pos; factor=0|pos; pad_value=none|0|pos")))
 
 
 # -- tril / triu -------------------------------------------------------------------------------
@@ -277,6 +278,6 @@ def _draw_tri(ctx: DrawContext, first: ValueInfo) -> Drawn | None:
 
 for _name, _np in (("tril", np.tril), ("triu", np.triu)):
     _unary(_name, _draw_tri, lambda args, attrs, _name=_name: getattr(relax_ops(), _name)(args[0], attrs["k"]),
-           lambda vals, attrs, _np=_np: _np(vals[0], attrs["k"]), symbolic=False)
+           lambda vals, attrs, _np=_np: _np(vals[0], attrs["k"]), symbolic=False, forms=declared("k=0|1|pos|neg"))
 
 

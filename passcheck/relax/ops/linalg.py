@@ -20,6 +20,7 @@ from passcheck.relax.ops.base import (
     OpSpec,
     ValueInfo,
     broadcast_shapes,
+    declared,
     interval_mul,
     register_op,
 )
@@ -171,4 +172,4 @@ def _reference_conv2d(args: list[Approx], attrs: dict[str, Any], u: float) -> Ap
 
 
 register_op(OpSpec("conv2d", "relax.nn.conv2d", "conv", _draw_conv2d, _build_conv2d,
-                   _reference_conv2d, tags=frozenset({"conv"})))
+                   _reference_conv2d, tags=frozenset({"conv"}), forms=declared("strides has 1|pos; padding has 0|1|pos; dilation has 1|pos; groups=1|pos")))

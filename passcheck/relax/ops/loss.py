@@ -16,7 +16,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from passcheck.core.rounding import Approx, unit_roundoff
-from passcheck.relax.ops.base import DrawContext, Drawn, OpSpec, ValueInfo, register_op
+from passcheck.relax.ops.base import DrawContext, Drawn, OpSpec, ValueInfo, declared, register_op
 from passcheck.relax.ops.bounds import gamma, underflow
 from passcheck.relax.ops.drawing import nonempty, relax_ops
 from passcheck.relax.ops.numeric import FLOATS
@@ -116,4 +116,4 @@ def _reference_nll_loss(args: list[Approx], attrs: dict[str, Any], u: float) -> 
 
 
 register_op(OpSpec("nll_loss", "relax.nn.nll_loss", "opaque", nonempty(_draw_nll_loss), _build_nll_loss,
-                   _reference_nll_loss, dtypes=FLOATS, tags=frozenset({"loss"})))
+                   _reference_nll_loss, dtypes=FLOATS, tags=frozenset({"loss"}), forms=declared("reduction=mean|sum|none; ignore_index=0|1|neg")))

@@ -20,7 +20,15 @@ import numpy as np
 from hypothesis import strategies as st
 
 from passcheck.core.rounding import UNIT_ROUNDOFF, Approx
-from passcheck.relax.ops.base import DrawContext, Drawn, OpSpec, ValueInfo, interval_mul, register_op
+from passcheck.relax.ops.base import (
+    DrawContext,
+    Drawn,
+    OpSpec,
+    ValueInfo,
+    declared,
+    interval_mul,
+    register_op,
+)
 from passcheck.relax.ops.bounds import gamma, internal_u, underflow
 from passcheck.relax.ops.drawing import draw_axis, normalize_axes, relax_ops, spelled_axis
 
@@ -109,7 +117,7 @@ def _reference_batch_norm(args: list[Approx], attrs: dict[str, Any], u: float) -
 # (tests/expected_findings/test_legalize_batch_norm_float16.py), never steered around.
 register_op(OpSpec("batch_norm", "relax.nn.batch_norm", "norm", _draw_batch_norm,
                    _build_batch_norm, _reference_batch_norm, symbolic=True,
-                   tags=frozenset({"inference-norm"})))
+                   tags=frozenset({"inference-norm"}), forms=declared("axis=0|1|pos|neg; epsilon=pos")))
 
 
 # -- layer_norm ----------------------------------------------------------------------------------
@@ -198,7 +206,7 @@ def _reference_layer_norm(args: list[Approx], attrs: dict[str, Any], u: float) -
 
 register_op(OpSpec("layer_norm", "relax.nn.layer_norm", "norm", _draw_layer_norm,
                    _build_layer_norm, _reference_layer_norm, symbolic=True,
-                   tags=frozenset({"norm"})))
+                   tags=frozenset({"norm"}), forms=declared("axes=all|all,neg|some|some,neg; epsilon=pos")))
 
 
 # -- softmax -------------------------------------------------------------------------------------
@@ -248,4 +256,4 @@ def _reference_softmax(args: list[Approx], attrs: dict[str, Any], u: float) -> A
 
 
 register_op(OpSpec("softmax", "relax.nn.softmax", "norm", _draw_softmax, _build_softmax,
-                   _reference_softmax, symbolic=True, tags=frozenset({"softmax"})))
+                   _reference_softmax, symbolic=True, tags=frozenset({"softmax"}), forms=declared("axis=0|1|pos|neg")))

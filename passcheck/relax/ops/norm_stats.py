@@ -22,7 +22,15 @@ import numpy as np
 from hypothesis import strategies as st
 
 from passcheck.core.rounding import Approx
-from passcheck.relax.ops.base import DrawContext, Drawn, OpSpec, ValueInfo, interval_mul, register_op
+from passcheck.relax.ops.base import (
+    DrawContext,
+    Drawn,
+    OpSpec,
+    ValueInfo,
+    declared,
+    interval_mul,
+    register_op,
+)
 from passcheck.relax.ops.bounds import gamma, internal_u, underflow
 from passcheck.relax.ops.drawing import draw_axes, nonempty, relax_ops, spelled_axis
 from passcheck.relax.ops.norm import EPSILONS, along, draw_trailing_norm
@@ -125,13 +133,13 @@ register_op(OpSpec("group_norm", "relax.nn.group_norm", "norm",
                        *args, num_groups=attrs["num_groups"], channel_axis=attrs["channel_axis"],
                        axes=list(attrs["axes"]), epsilon=attrs["epsilon"]),
                    # (bfloat16: Relax's type rule refuses the call, a TypeError when it is built: no module)
-                   _reference_channel_norm, dtypes=FLOATS - {"bfloat16"}, tags=frozenset({"norm"})))
+                   _reference_channel_norm, dtypes=FLOATS - {"bfloat16"}, tags=frozenset({"norm"}), forms=declared("num_groups=1|pos; channel_axis=1|pos|neg; axes=some|some,neg; epsilon=pos")))
 register_op(OpSpec("instance_norm", "relax.nn.instance_norm", "norm",
                    nonempty(lambda ctx, first: _draw_channel_norm(ctx, first, grouped=False)),
                    lambda args, attrs: relax_ops().nn.instance_norm(
                        *args, channel_axis=attrs["channel_axis"], axes=list(attrs["axes"]),
                        epsilon=attrs["epsilon"]),
-                   _reference_channel_norm, dtypes=FLOATS, tags=frozenset({"norm"})))
+                   _reference_channel_norm, dtypes=FLOATS, tags=frozenset({"norm"}), forms=declared("channel_axis=1|pos; axes=some|some,neg; epsilon=pos")))
 
 
 # -- rms_norm ------------------------------------------------------------------------------------
@@ -186,4 +194,4 @@ def _reference_rms_norm(args: list[Approx], attrs: dict[str, Any], u: float) -> 
 register_op(OpSpec("rms_norm", "relax.nn.rms_norm", "norm", nonempty(_draw_rms_norm),
                    lambda args, attrs: relax_ops().nn.rms_norm(args[0], args[1], axes=list(attrs["axes"]),
                                                                epsilon=attrs["epsilon"]),
-                   _reference_rms_norm, symbolic=True, dtypes=FLOATS, tags=frozenset({"norm"})))
+                   _reference_rms_norm, symbolic=True, dtypes=FLOATS, tags=frozenset({"norm"}), forms=declared("axes=some|some,neg; epsilon=pos")))

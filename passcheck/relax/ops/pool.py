@@ -16,7 +16,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from passcheck.core.rounding import Approx
-from passcheck.relax.ops.base import DrawContext, Drawn, OpSpec, ValueInfo, register_op
+from passcheck.relax.ops.base import DrawContext, Drawn, OpSpec, ValueInfo, declared, register_op
 from passcheck.relax.ops.bounds import gamma, underflow
 from passcheck.relax.ops.drawing import nonempty, relax_ops
 from passcheck.relax.ops.numeric import FLOATS
@@ -135,7 +135,9 @@ def _pool(name: str, *, avg: bool, nd: int) -> OpSpec:
     # pattern: TVM's AnnotateTIROpPattern marks legalized pools out-ewise-fusable, like conv2d
     return register_op(OpSpec(name, f"relax.nn.{name}", "conv", nonempty(draw), build,
                               _reference_avg if avg else _reference_max, dtypes=FLOATS,
-                              tags=frozenset({"pool"})))
+                              tags=frozenset({"pool"}), forms=declared(
+                                  "pool_size has 1|pos; strides has 1|pos; padding has 0|1|pos; dilation has 1|pos; "
+                                  "ceil_mode=true|false" + ("; count_include_pad=true|false" if avg else ""))))
 
 
 for _nd in (1, 2, 3):
@@ -188,4 +190,4 @@ for _nd in (1, 2, 3):
                        nonempty(lambda ctx, first, nd=_nd: _draw_adaptive(ctx, first, nd)),
                        lambda args, attrs, nd=_nd: getattr(relax_ops().nn, f"adaptive_avg_pool{nd}d")(
                            args[0], output_size=list(attrs["output_size"])),
-                       _reference_adaptive, dtypes=FLOATS, tags=frozenset({"pool"})))
+                       _reference_adaptive, dtypes=FLOATS, tags=frozenset({"pool"}), forms=declared("output_size has 1|pos")))

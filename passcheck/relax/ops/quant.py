@@ -13,7 +13,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from passcheck.core.rounding import Approx
-from passcheck.relax.ops.base import DrawContext, Drawn, OpSpec, ValueInfo, register_op
+from passcheck.relax.ops.base import DrawContext, Drawn, OpSpec, ValueInfo, declared, register_op
 from passcheck.relax.ops.bounds import F32_U, underflow
 from passcheck.relax.ops.drawing import draw_axis, nonempty, relax_ops, spelled_axis
 
@@ -56,4 +56,4 @@ def _reference_dequantize(args: list[Approx], attrs: dict[str, Any], u: float) -
 register_op(OpSpec("dequantize", "relax.dequantize", "elemwise", nonempty(_draw_dequantize),
                    lambda args, attrs: relax_ops().dequantize(*args, axis=attrs["axis"],
                                                               out_dtype=attrs["out_dtype"]),
-                   _reference_dequantize, tags=frozenset({"quantize"})))
+                   _reference_dequantize, tags=frozenset({"quantize"}), forms=declared("axis=0|1|pos|neg; out_dtype=float32|float16")))

@@ -25,7 +25,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from passcheck.core.rounding import Approx
-from passcheck.relax.ops.base import DrawContext, Drawn, OpSpec, ValueInfo, register_op
+from passcheck.relax.ops.base import DrawContext, Drawn, OpSpec, ValueInfo, declared, register_op
 from passcheck.relax.ops.bounds import gamma, sum_error, underflow
 from passcheck.relax.ops.drawing import (
     count_range,
@@ -37,6 +37,7 @@ from passcheck.relax.ops.drawing import (
 )
 
 IDENTITY = {"sum", "prod"}  # reductions defined on an empty set
+_SINGLE = ("argmax", "argmin", "median")  # one axis (an int), or all
 
 
 def _draw_axes(ctx: DrawContext, first: ValueInfo, *, single: bool) -> tuple[tuple[int, ...], Any]:
@@ -57,7 +58,7 @@ def _out_shape(first: ValueInfo, axes: tuple[int, ...], keepdims: bool) -> tuple
 def _draw(name: str, ctx: DrawContext, first: ValueInfo) -> Drawn | None:
     if first.rank == 0:
         return None
-    single = name in ("argmax", "argmin", "median")
+    single = name in _SINGLE
     axes, spelled = _draw_axes(ctx, first, single=single)
     keepdims = ctx.draw(st.booleans())
     k_min, k_max = count_range(first.shape, axes)
@@ -254,7 +255,9 @@ def _reduction(name: str) -> OpSpec:
     # comparison margin of the extreme one (most of an output over clustered, "narrow" values)
     tags = frozenset({"reduce", "step"} if name in ("argmax", "argmin") else {"reduce"})
     return register_op(OpSpec(name, f"relax.{name}", _PATTERNS[name], draw, build, reference,
-                              symbolic=True, tags=tags))
+                              symbolic=True, tags=tags, forms=declared(
+                                  f"axis={'none|0|1|pos|neg' if name in _SINGLE else 'none|all|all,neg|some|some,neg'}; "
+                                  "keepdims=true|false")))
 
 
 for _name in _PATTERNS:

@@ -11,7 +11,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from passcheck.core.rounding import Approx
-from passcheck.relax.ops.base import DrawContext, Drawn, OpSpec, ValueInfo, chance, register_op
+from passcheck.relax.ops.base import DrawContext, Drawn, OpSpec, ValueInfo, chance, declared, register_op
 from passcheck.relax.ops.drawing import draw_axes, draw_axis, relax_ops, spelled_axis
 from passcheck.relax.spec import Dim
 
@@ -61,7 +61,7 @@ def _reshape(vals: list[np.ndarray], attrs: dict[str, Any]) -> np.ndarray:
 
 register_op(OpSpec("reshape", "relax.reshape", "injective", _draw_reshape,
                    lambda args, attrs: relax_ops().reshape(args[0], list(attrs["shape"])),
-                   exact(_reshape), tags=frozenset({"shape"})))
+                   exact(_reshape), tags=frozenset({"shape"}), forms=declared("shape has 0|1|pos|neg")))
 
 
 # -- permute_dims --------------------------------------------------------------------------------
@@ -86,7 +86,7 @@ def _permute(vals: list[np.ndarray], attrs: dict[str, Any]) -> np.ndarray:
 register_op(OpSpec(
     "permute_dims", "relax.permute_dims", "injective", _draw_permute_dims,
     lambda args, attrs: relax_ops().permute_dims(args[0], None if attrs["axes"] is None else list(attrs["axes"])),
-    exact(_permute), symbolic=True, tags=frozenset({"shape"})))
+    exact(_permute), symbolic=True, tags=frozenset({"shape"}), forms=declared("axes=none|all|all,neg")))
 
 
 # -- concat --------------------------------------------------------------------------------------
@@ -127,7 +127,7 @@ def _concat(vals: list[np.ndarray], attrs: dict[str, Any]) -> np.ndarray:
 
 register_op(OpSpec("concat", "relax.concat", "injective", _draw_concat,
                    lambda args, attrs: relax_ops().concat(list(args), axis=attrs["axis"]),
-                   exact(_concat), symbolic=True, tags=frozenset({"shape"})))
+                   exact(_concat), symbolic=True, tags=frozenset({"shape"}), forms=declared("axis=0|1|pos|neg")))
 
 
 # -- strided_slice -------------------------------------------------------------------------------
@@ -194,7 +194,8 @@ register_op(OpSpec(
     "strided_slice", "relax.strided_slice", "injective", _draw_strided_slice,
     lambda args, attrs: relax_ops().strided_slice(args[0], axes=list(attrs["axes"]), begin=list(attrs["begin"]),
                                   end=list(attrs["end"]), strides=list(attrs["strides"])),
-    exact(_strided_slice), symbolic=True, tags=frozenset({"shape"})))
+    exact(_strided_slice), symbolic=True, tags=frozenset({"shape"}),
+    forms=declared("axes=all|all,neg|some|some,neg; begin has 0|1|pos|neg; end has 0|1|pos|neg; strides has 1|pos|neg")))
 
 
 # -- dynamic_strided_slice: begin/end/strides are tensors, the output shape is data-dependent ----

@@ -14,7 +14,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from passcheck.core.rounding import Approx
-from passcheck.relax.ops.base import DrawContext, Drawn, OpSpec, ValueInfo, register_op
+from passcheck.relax.ops.base import DrawContext, Drawn, OpSpec, ValueInfo, declared, register_op
 from passcheck.relax.ops.drawing import draw_axis, relax_ops, spelled_axis
 from passcheck.relax.ops.shape import exact
 from passcheck.relax.spec import Dim
@@ -53,7 +53,7 @@ def _build_get_item(args: list[Any], attrs: dict[str, Any]) -> Any:
 
 register_op(OpSpec("tuple_get_item", "TupleGetItem", "injective", _draw_get_item, _build_get_item,
                    lambda args, attrs, u: args[0][attrs["index"]],  # type: ignore[index]
-                   symbolic=True, tags=frozenset({"ir-node"})))
+                   symbolic=True, tags=frozenset({"ir-node"}), forms=declared("index=0|1|pos")))
 
 
 # -- split ---------------------------------------------------------------------------------------
@@ -93,7 +93,8 @@ def _split(vals: list[np.ndarray], attrs: dict[str, Any]) -> list[np.ndarray] | 
 register_op(OpSpec(
     "split", "relax.split", "injective", _draw_split,
     lambda args, attrs: relax_ops().split(args[0], attrs["sections"], axis=attrs["axis"]),
-    _parts(_split), symbolic=True, tags=frozenset({"shape", "tuple"})))
+    _parts(_split), symbolic=True, tags=frozenset({"shape", "tuple"}),
+    forms=declared("axis=0|1|pos|neg; sections=1|pos; sections has 0|1|pos")))
 
 
 # -- meshgrid ------------------------------------------------------------------------------------
@@ -116,7 +117,7 @@ register_op(OpSpec(
     "meshgrid", "relax.meshgrid", "injective", _draw_meshgrid,
     lambda args, attrs: relax_ops().meshgrid(list(args), indexing=attrs["indexing"]),
     _parts(lambda vals, attrs: np.meshgrid(*vals, indexing=attrs["indexing"])),
-    symbolic=True, tags=frozenset({"shape", "tuple"})))
+    symbolic=True, tags=frozenset({"shape", "tuple"}), forms=declared("indexing=ij|xy")))
 
 
 # -- stack ---------------------------------------------------------------------------------------
@@ -138,7 +139,7 @@ register_op(OpSpec(
     "stack", "relax.stack", "injective", _draw_stack,
     lambda args, attrs: relax_ops().stack(list(args), axis=attrs["axis"]),
     exact(lambda vals, attrs: np.stack(vals, axis=attrs["axis"])), symbolic=True,
-    tags=frozenset({"shape"})))
+    tags=frozenset({"shape"}), forms=declared("axis=0|1|pos|neg")))
 
 
 # -- gradient markers: identities outside the Gradient pass ---------------------------------------
