@@ -56,6 +56,7 @@ def test_no_swarm_draws_what_the_generator_drew_before() -> None:
 @pytest.mark.parametrize(("kwargs", "says"), [
     ({"rate": 1.5}, "a chance, between 0 and 1"),
     ({"max_ops": 0}, "at least 1"),
+    ({"fresh": -0.5}, "a chance, between 0 and 1"),
     ({"features": ("symbolic", "colour")}, "colour not among"),
 ])
 def test_a_wrong_swarm_says_how_to_fix_it(kwargs: dict[str, object], says: str) -> None:
@@ -66,3 +67,40 @@ def test_a_wrong_swarm_says_how_to_fix_it(kwargs: dict[str, object], says: str) 
 def test_the_headline_passes_declare_a_swarm() -> None:
     for name in ("FuseOps", "FoldConstant", "AlterOpLayout", "SimplifyInference"):
         assert resolve(name).bias.swarm.rate > 0, name
+
+
+def _only(op: str, **swarm: object) -> GraphBias:
+    from passcheck.relax.ops.base import op_registry
+
+    return GraphBias(op_weights=tuple((n, float(n == op)) for n in op_registry()), min_nodes=2, max_nodes=6,
+                     swarm=Swarm(rate=1.0, max_ops=1, keep=1.0, **swarm))  # type: ignore[arg-type]
+
+
+def test_a_kept_op_no_value_fits_gets_an_input_of_its_own() -> None:
+    # conv2d takes a rank-4 input only: graphs starting from a rank-1 input draw it only with
+    # ``fresh``
+    def convs(fresh: float) -> int:
+        bias = replace(_only("conv2d", fresh=fresh), first_ranks=(1,))
+        return sum("conv2d" in _ops(s) for s in examples_of(relax_graphs(bias), 100, seed=2))
+
+    assert convs(0.0) == 0
+    assert convs(1.0) >= 40, convs(1.0)  # measured: 74 of 100
+
+
+def test_a_kept_op_aimed_at_its_forms_reaches_its_rare_ones() -> None:
+    # strided_slice declares fifteen forms; its own draw makes a slice ending at 0 or beginning
+    # at 1 least often
+    from passcheck.relax.forms import forms
+
+    def rarest(aimed: bool) -> int:
+        graphs = examples_of(relax_graphs(_only("strided_slice", forms=aimed)), 200, seed=4)
+        counts = Counter(f for s in graphs for f in forms(s)["op attributes"])
+        assert len(counts) == 15
+        return min(counts.values())
+
+    assert rarest(True) >= 1.5 * rarest(False), (rarest(True), rarest(False))  # measured: 53 and 27
+
+
+def test_legalize_ops_draws_every_op_of_the_vocabulary_for_its_forms() -> None:
+    swarm = resolve("LegalizeOps").bias.swarm
+    assert swarm.forms and swarm.fresh > 0 and swarm.rate >= 0.5

@@ -31,7 +31,7 @@ from passcheck.relax.ops.base import (
     value_limit,
 )
 from passcheck.relax.spec import GraphSpec, Node, TensorDecl
-from passcheck.relax.swarm import Swarm, draw_features, draw_ops
+from passcheck.relax.swarm import Swarm, aim, draw_features, draw_ops
 
 DIMS = (1, 2, 3, 4, 5, 6, 7, 8, 11, 13)  # primes and 1s on purpose
 SYM_NAMES = ("n", "m", "k")
@@ -224,7 +224,8 @@ def relax_graphs(draw: Any, bias: GraphBias = GraphBias()) -> GraphSpec:
                 continue
             # (a motif with nothing to build on draws an op instead: FuseOps's float chains in an
             # integer graph wasted three attempts in four, and 45% of its int graphs held one op)
-        if choose_kept is not None and refused < 2 * len(subset) and chance(draw, bias.swarm.keep):
+        kept = choose_kept is not None and refused < 2 * len(subset) and chance(draw, bias.swarm.keep)
+        if kept:
             name = subset[(draw(choose_kept) + refused) % len(subset)]
         else:  # (not swarmed, or every op it kept refused twice: the whole menu)
             name = menu[(draw(choose_op) + refused * stride) % len(menu)]
@@ -248,9 +249,14 @@ def relax_graphs(draw: Any, bias: GraphBias = GraphBias()) -> GraphSpec:
         # the biased choice when a value fits it, any fitting value otherwise
         first = ctx.pick(lambda v, ok=ok, wanted=wanted: ok(v) and wanted(v)) if fed or reused else None
         first = first or ctx.pick(ok)
-        if first is None:
-            continue
-        drawn = _draw_for(ctx, op, first)
+        draw_op = functools.partial(aim, draw, draw_op=_draw_for) if kept and bias.swarm.forms else _draw_for
+        drawn = draw_op(ctx, op, first) if first is not None else None
+        if drawn is None and kept and chance(draw, bias.swarm.fresh):
+            for _ in range(3):  # (a rank the op takes comes in three tries mostly)
+                first = _fresh_operand(ctx, op)
+                drawn = draw_op(ctx, op, first) if first is not None else None
+                if drawn is not None:
+                    break
         if drawn is None or not all(ctx.budget_open(bug) for form_op, form, bug in bias.forms_at_budget
                                     if form_op == name and form(drawn.attrs)):
             continue  # (a form meeting a kept TVM bug: at the bug's budget)
@@ -329,6 +335,20 @@ def _swarm_dtypes(bias: GraphBias, version: int) -> tuple[str, ...]:
     candidates = ("float32",) + (("float16",) if bias.float16 > 0 else ()) \
         + (OTHER_DTYPES if bias.other_dtypes > 0 else ())
     return tuple(d for d in candidates if _menu(bias, d, version)[3]) or ("float32",)
+
+
+def _fresh_operand(ctx: DrawContext, op: Any) -> ValueInfo | None:
+    """A new static input for a kept op no value fitted (``Swarm.fresh``): a rank from 1 to 5, the
+    graph's dtype where the op takes it, else the first float (or any) dtype it takes."""
+    dtypes = [ctx.dtype, "float32", "float16", *sorted(op.dtypes or ())]
+    dtype = next((d for d in dtypes if op.accepts(d)), None)
+    if dtype is None:
+        return None
+    rank = ctx.draw(st.integers(1, 5))
+    # (extents up to 13 on five axes mostly exceed the element limit: at most 4096 elements)
+    shape = tuple(ctx.draw(st.sampled_from(DIMS[: 8 if rank < 4 else 5])) for _ in range(rank))
+    lo, hi = _first_interval(ctx.draw, dtype)
+    return ctx.info(ctx.fresh(shape, lo, hi, dtype=dtype))
 
 
 def _draw_for(ctx: DrawContext, op: Any, first: ValueInfo) -> Drawn | None:

@@ -8,6 +8,7 @@ from passcheck.relax.graphs import GraphBias
 from passcheck.relax.needs import PassNeeds, declare
 from passcheck.relax.pattern_tables import PATTERN_OPS
 from passcheck.relax.program.draw import StructureBias
+from passcheck.relax.swarm import Swarm
 
 GRAPHS = None  # plain graphs: one dataflow main (what TVM's own tests of the pass give it)
 FUNCTIONS = ("functions",)  # passes on functions: properties/programs.py's functions_agree
@@ -84,6 +85,16 @@ declare(PassNeeds("LazyGetInput", "function parameters (after num_input)", struc
                   bias=_CONSTANTS, convention="lazy_input"))
 declare(PassNeeds("LazySetOutput", "function results", structure=StructureBias(weights=0.7), bias=_CONSTANTS,
                   convention="lazy_output"))
+
+# -- every op ------------------------------------------------------------------------------------
+# LegalizeOps lowers each op by its own rule, attribute by attribute, so its examples are swarmed
+# for forms: most keep one to three ops, and each draw of a kept op aims at one of the op's
+# declared attribute forms (``OpSpec.forms``), with an input of its own where no value fits it
+# (``Swarm.fresh``); float16 graphs too (the creation ops' dtype attribute follows the graph's).
+# `passcheck list --forms LegalizeOps` names the declared forms a campaign missed.
+declare(PassNeeds("LegalizeOps", "the ops of the vocabulary, each in its attribute forms",
+                  bias=GraphBias(float16=0.15, first_ranks=(1, 2, 3, 4, 5), min_nodes=2, max_nodes=10,
+                                 swarm=Swarm(rate=0.8, max_ops=3, keep=0.9, fresh=1.0, forms=True))))
 
 # -- op patterns ------------------------------------------------------------------------------------
 declare(PassNeeds("CombineParallelMatmul", "matmuls sharing their left operand",

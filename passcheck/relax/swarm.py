@@ -43,12 +43,23 @@ class Swarm:
     # the bias's features (``FEATURES``) it toggles: each is off (chance 0) in half the swarmed
     # examples and doubled (at most 1) in the other half; a feature the bias leaves at 0 stays 0
     features: tuple[str, ...] = FEATURES
+    # chance a kept op that no value fits (or whose draw refused the one picked) gets a fresh
+    # input of its own, of a rank drawn from 1 to 5: an op with strict operands (a 1-d pool's
+    # rank 3, attention's rank 4, einsum's static rank 2 or 3) is then drawn where it is kept,
+    # not once in hundreds of graphs (LegalizeOps: conv2d and attention in 1 of 2,000 without it)
+    fresh: float = 0.0
+    # whether each draw of a kept op aims at one of its declared attribute forms (``OpSpec.forms``),
+    # drawn uniformly: a form its own draw makes once in fifty (a squeeze of every axis, spelled
+    # negative) comes as often as its common ones (``aim``)
+    forms: bool = False
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.rate <= 1.0:
             raise ValueError(f"Swarm(rate={self.rate!r}): a chance, between 0 and 1")
         if not 0.0 < self.keep <= 1.0:
             raise ValueError(f"Swarm(keep={self.keep!r}): a chance, above 0 and at most 1")
+        if not 0.0 <= self.fresh <= 1.0:
+            raise ValueError(f"Swarm(fresh={self.fresh!r}): a chance, between 0 and 1")
         if self.max_ops < 1:
             raise ValueError(f"Swarm(max_ops={self.max_ops!r}): at least 1 (the ops an example keeps)")
         unknown = sorted(set(self.features) - set(FEATURES))
@@ -83,3 +94,26 @@ def draw_ops(draw: Any, menu: tuple[str, ...], kinds: tuple[tuple[str, tuple[str
         if name not in picked:
             picked.append(name)
     return tuple(picked)
+
+
+def aim(draw: Any, ctx: Any, op: Any, first: Any, draw_op: Any, tries: int = 8) -> Any:
+    """``draw_op(ctx, op, first)`` until its attributes hold a form drawn among the op's declared
+    ones, ``tries`` times at most (the last draw otherwise). The inputs a refused try made (an
+    op's weights) are dropped with it."""
+    from passcheck.relax.forms import attribute_kinds
+
+    if not op.forms:
+        return draw_op(ctx, op, first)
+    target = op.forms[uniform_index(draw, len(op.forms))]
+    n_inputs, n_values = len(ctx.inputs), len(ctx.values)
+    drawn = None
+    for i in range(tries):
+        if i:
+            del ctx.inputs[n_inputs:], ctx.values[n_values:]
+        drawn = draw_op(ctx, op, first)
+        if drawn is None:
+            continue
+        rank = len(ctx.info(drawn.args[0]).shape) if drawn.args else 0
+        if any(target in attribute_kinds(k, v, rank) for k, v in drawn.attrs.items()):
+            return drawn
+    return drawn

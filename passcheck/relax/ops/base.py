@@ -277,12 +277,14 @@ def uniform_index(draw: Callable[[st.SearchStrategy[Any]], Any], n: int) -> int:
     2.6% of examples; a ``sampled_from`` of eight op kinds gave its first one most often), so the
     drawn value is mixed (splitmix64); 0 stays 0, where it shrinks."""
     raw = draw(_RAW_ROLL)
-    if raw == 0:
-        return 0
+    return 0 if raw == 0 else _mix(raw) % n
+
+
+def _mix(raw: int) -> int:  # (splitmix64's finalizer)
     z = (raw + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
-    return (z ^ (z >> 31)) % n
+    return z ^ (z >> 31)
 
 
 def chance(draw: Callable[[st.SearchStrategy[Any]], Any], p: float) -> bool:
