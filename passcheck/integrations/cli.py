@@ -38,6 +38,10 @@ def build_parser() -> argparse.ArgumentParser:
                         "command: " + ", ".join(COMMANDS.names()))
     p.add_argument("--examples", type=int, default=100, help="examples to generate (default 100)")
     p.add_argument("--seed", type=int, default=0, help="Hypothesis seed (runs are deterministic per seed)")
+    p.add_argument("--draws", choices=("hypothesis", "independent"), default="hypothesis",
+                   help="how examples are drawn: hypothesis (default; Hypothesis's own generation, each new example "
+                        "followed by mutants of it) or independent (every example drawn on its own: all distinct, "
+                        "more ops and attribute forms per run, fewer examples per second)")
     p.add_argument("--impl", metavar="SPEC", help="module:attr or path/to/file.py:attr: a Pass (or a zero-argument "
                                                   "callable returning one) replacing the implementation under test")
     p.add_argument("--property", action="append", default=[], metavar="NAME", help="check only this property")
@@ -113,7 +117,7 @@ def _run(ns: argparse.Namespace) -> int:
                        options=Options(allow_special_values=ns.allow_nan, impl=ns.impl,
                                        drift_findings=ns.drift_findings, extra=extra + variants.extra(ns)),
                        jobs=ns.jobs, batch=ns.batch, database=None if ns.no_db else ns.db,
-                       kernel_cache=not ns.no_kernel_cache)
+                       kernel_cache=not ns.no_kernel_cache, draws=ns.draws)
     if ns.corpus:
         from passcheck.integrations.corpus_cli import attach_corpus
 

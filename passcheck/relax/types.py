@@ -55,6 +55,45 @@ def _to_z3(e: Any, env: dict[str, Any]) -> Any:
     raise NotImplementedError(f"shape expression {e} ({kind})")
 
 
+_CALLS = {"ceil": "ceil", "floor": "floor", "round": "rint", "nearbyint": "rint", "trunc": "trunc"}
+
+
+def constant_value(e: Any) -> Any:
+    """The value of a shape expression without variables, computed in its own dtypes (NumPy), or
+    None where it has a variable or a node this does not know. Relax types an arange's length
+    from float bounds as ``ceil(cast(float32, f16(2) - f16(1)))``, which a pass may fold to 1:
+    neither Z3 (integers only) nor structural equality can say the two are equal."""
+    import numpy as np
+    from tvm import tirx
+
+    kind = type(e).__name__
+    if isinstance(e, tirx.IntImm | tirx.FloatImm):
+        try:
+            return np.array(e.value, dtype=str(e.ty))[()]
+        except TypeError:  # (bfloat16: no NumPy dtype)
+            return None
+    if kind == "Cast":
+        v = constant_value(e.value)
+        try:
+            return None if v is None else np.array(v).astype(str(e.ty))[()]
+        except TypeError:
+            return None
+    if kind in ("Add", "Sub", "Mul", "Div", "FloorDiv", "FloorMod", "Min", "Max"):
+        a, b = constant_value(e.a), constant_value(e.b)
+        if a is None or b is None or (kind in ("Div", "FloorDiv", "FloorMod") and b == 0):
+            return None
+        with np.errstate(all="ignore"):
+            if kind == "Div" and np.issubdtype(np.asarray(a).dtype, np.integer):
+                return np.asarray(np.trunc(a / b)).astype(np.asarray(a).dtype)[()]
+            return {"Add": np.add, "Sub": np.subtract, "Mul": np.multiply, "Div": np.divide,
+                    "FloorDiv": np.floor_divide, "FloorMod": np.mod, "Min": np.minimum, "Max": np.maximum}[kind](a, b)
+    if kind == "Call" and len(e.args) == 1:
+        fn = _CALLS.get(str(e.op.name).rsplit(".", 1)[-1])
+        v = constant_value(e.args[0])
+        return None if fn is None or v is None else getattr(np, fn)(v)
+    return None
+
+
 def _floordiv(a: Any, b: Any) -> Any:
     # Z3's integer division is Euclidean; floor division differs for negative divisors.
     return z3.If(b > 0, a / b, -((-a) / b))
@@ -76,6 +115,9 @@ def dims_equal(a: Any, b: Any) -> tuple[bool, dict[str, int] | None]:
     except NotImplementedError:
         import tvm_ffi
 
+        va, vb = constant_value(a), constant_value(b)
+        if va is not None and vb is not None:
+            return bool(va == vb), None
         return bool(tvm_ffi.structural_equal(a, b)), None
     s = z3.Solver()
     s.set("timeout", 2000)

@@ -26,7 +26,7 @@ from hypothesis import HealthCheck, Phase, Verbosity, given, seed, settings
 from hypothesis.errors import HypothesisException
 
 from passcheck.core import timing
-from passcheck.core.draws import seed_only
+from passcheck.core.draws import backend, seed_only
 from passcheck.core.engine.plan import Plan
 from passcheck.core.engine.results import PropertyStats
 from passcheck.core.known import recognise_example
@@ -43,8 +43,9 @@ ROUND = 1000
 MAX_TOP_UPS = 20  # rounds after the planned ones, for draws the worker could not build
 
 
-def hypothesis_settings(examples: int, phases: list[Phase], report_multiple_bugs: bool = True) -> settings:
-    return settings(max_examples=examples, phases=phases, deadline=None, database=None,
+def hypothesis_settings(examples: int, phases: list[Phase], report_multiple_bugs: bool = True,
+                        draws: str = "hypothesis") -> settings:
+    return settings(max_examples=examples, phases=phases, deadline=None, database=None, backend=backend(draws),
                     report_multiple_bugs=report_multiple_bugs, suppress_health_check=list(HealthCheck),
                     print_blob=False, verbosity=Verbosity.quiet)
 
@@ -251,7 +252,7 @@ def explore(plan: Plan, evaluate: Any, progress: Progress | None = None, stock: 
             want = pipe.target - record.examples
         size = min(ROUND, want)
         record.rounds.append((round_seed(config.seed, round_no), size))
-        calls = _draw_round(strategy, record.rounds[-1], pipe, round_no)
+        calls = _draw_round(strategy, record.rounds[-1], pipe, round_no, config.draws)
         drawn += calls
         round_no += 1
         if calls == 0 and not pipe.done:
@@ -262,14 +263,14 @@ def explore(plan: Plan, evaluate: Any, progress: Progress | None = None, stock: 
     return record
 
 
-def _draw_round(strategy: Any, round_: tuple[int, int], pipe: Pipeline, round_no: int) -> int:
+def _draw_round(strategy: Any, round_: tuple[int, int], pipe: Pipeline, round_no: int, draws: str) -> int:
     """Feed one Hypothesis stream into the pipeline; how many examples it drew."""
     seed_value, max_examples = round_
     calls = [0]
     last = [time.thread_time()]  # CPU of the drawing thread: Hypothesis's own work
 
     @seed(seed_value)
-    @hypothesis_settings(max_examples, [Phase.generate], report_multiple_bugs=False)
+    @hypothesis_settings(max_examples, [Phase.generate], report_multiple_bugs=False, draws=draws)
     @given(strategy)
     def draw(example: Any) -> None:
         if pipe.done:

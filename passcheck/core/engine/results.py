@@ -52,6 +52,10 @@ class RunConfig:
     # Each kernel compiled once per run and shared by the run's workers (False: every module
     # compiled from scratch, as before the cache; what is checked is the same either way)
     kernel_cache: bool = True
+    # How examples are drawn (``core/draws.py``): "hypothesis", Hypothesis's own generation, each
+    # new example followed by mutants of it; "independent", each example drawn on its own (every
+    # one distinct: wider coverage, fewer examples per second where mutants reused kernels)
+    draws: str = "hypothesis"
 
     @property
     def workers(self) -> int:
@@ -226,6 +230,7 @@ class RunResult:
             "impl": cfg.impl,
             "ir": cfg.ir,
             "seed": cfg.seed,
+            "draws": cfg.draws,
             "examples": self.examples,
             "examples_requested": cfg.examples,
             "rejected_examples": self.rejected,

@@ -139,7 +139,7 @@ def _hunt(plan: Plan, evaluate: Any, record: Record, kinds: dict[Slot, Kind], gr
         for up to its own limit of five minutes."""
 
     @seed(seed_value)
-    @hypothesis_settings(max_examples, [Phase.generate, Phase.shrink])
+    @hypothesis_settings(max_examples, [Phase.generate, Phase.shrink], draws=plan.config.draws)
     @given(plan.strategy())
     def hunt(example: Any) -> None:
         calls[0] += 1

@@ -28,6 +28,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--examples", type=int, default=500, help="examples per seed (default 500)")
     p.add_argument("--seeds-per-task", type=int, default=1, help="consecutive seeds in one task (default 1)")
     p.add_argument("--seed", type=int, default=0, help="the first seed (default 0)")
+    p.add_argument("--draws", choices=("hypothesis", "independent"), default="hypothesis",
+                   help="how examples are drawn (as `passcheck PASS --draws`)")
     p.add_argument("--jobs", type=int, default=0, help="local workers per task (default: one per core); "
                                                        "on Ray each task uses one")
     p.add_argument("--batch", type=int, default=16, help="examples per batch sent to a worker (default 16)")
@@ -75,7 +77,7 @@ def campaign_command(args: list[str]) -> int:
     base = RunConfig(subject=ns.passes[0], ir=ns.ir, impl=impl, examples=ns.examples, seed=ns.seed,
                      properties=tuple(ns.property), property_files=tuple(str(Path(f).resolve()) for f in ns.properties),
                      timeout=ns.timeout, shrink_seconds=ns.shrink_time, strict_known=ns.strict_known,
-                     options=Options(impl=impl), jobs=ns.jobs, batch=ns.batch, database=db)
+                     options=Options(impl=impl), jobs=ns.jobs, batch=ns.batch, database=db, draws=ns.draws)
     from dataclasses import replace
 
     from passcheck.core.engine.database import open_database

@@ -14,14 +14,15 @@ from typing import Any
 from passcheck.core.errors import UsageError
 
 
-def drawn_coverage(subject_name: str, examples: int, seed: int) -> tuple[int, dict[str, Counter[str]]]:
+def drawn_coverage(subject_name: str, examples: int, seed: int,
+                   draws: str = "hypothesis") -> tuple[int, dict[str, Counter[str]]]:
     """(examples drawn, coverage counts by category) of ``examples`` drawn for the subject."""
     from passcheck.core.draws import examples_of
     from passcheck.core.engine.plan import plan
     from passcheck.core.engine.results import RunConfig
 
-    p = plan(RunConfig(subject=subject_name, examples=examples, seed=seed))
-    drawn = examples_of(p.strategy(), examples, seed)
+    p = plan(RunConfig(subject=subject_name, examples=examples, seed=seed, draws=draws))
+    drawn = examples_of(p.strategy(), examples, seed, draws)
     counts: dict[str, Counter[str]] = {}
     for example in drawn:
         for category, items in p.subject.coverage(example, None).items():
@@ -40,7 +41,8 @@ def report_coverage(path: str) -> tuple[str, int, dict[str, Counter[str]]]:
                          f"write one with `passcheck PASS --report json:{path}`") from None
 
 
-def render_forms(out: Any, subject_name: str, examples: int, seed: int, report: str | None) -> None:
+def render_forms(out: Any, subject_name: str, examples: int, seed: int, report: str | None,
+                 draws: str = "hypothesis") -> None:
     from rich.markup import escape
     from rich.table import Table
 
@@ -50,8 +52,8 @@ def render_forms(out: Any, subject_name: str, examples: int, seed: int, report: 
         subject_name, n, counts = report_coverage(report)
         source = f"the campaign of {report}"
     else:
-        n, counts = drawn_coverage(subject_name, examples, seed)
-        source = f"{n} examples drawn at seed {seed}"
+        n, counts = drawn_coverage(subject_name, examples, seed, draws)
+        source = f"{n} examples drawn at seed {seed}" + (" (independent draws)" if draws != "hypothesis" else "")
     order = [c for c in CATEGORIES if c in counts] + [c for c in counts if c not in CATEGORIES]
     out.print(escape(f"{subject_name}: the forms of {source}"), soft_wrap=True)
     for category in order:

@@ -36,6 +36,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("subject", nargs="?", metavar="PASS", help="with --forms: the pass or primitive (default FuseOps)")
     p.add_argument("--examples", type=int, default=200, help="with --forms: examples to draw (default 200)")
     p.add_argument("--seed", type=int, default=0, help="with --forms: the seed to draw them at (default 0)")
+    p.add_argument("--draws", choices=("hypothesis", "independent"), default="hypothesis",
+                   help="with --forms: how they are drawn (as `passcheck PASS --draws`)")
     p.add_argument("--report", metavar="PATH", help="with --forms: count a campaign's examples instead, from its "
                                                     "JSON report (passcheck PASS --report json:PATH)")
     return p
@@ -54,7 +56,7 @@ def list_command(args: list[str]) -> int:
             raise UsageError("list --forms: --examples must be at least 1")
         from passcheck.integrations.commands.forms import render_forms
 
-        render_forms(console(), ns.subject or "FuseOps", ns.examples, ns.seed, ns.report)
+        render_forms(console(), ns.subject or "FuseOps", ns.examples, ns.seed, ns.report, ns.draws)
         return EXIT_OK
     # the model lists read the flags as given
     args = [f for f, on in (("--relations", ns.relations), ("--steps", ns.steps), ("--seed-models", ns.seed_models),

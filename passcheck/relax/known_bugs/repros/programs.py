@@ -184,6 +184,19 @@ keep_repro('test_lower_runtime_builtin_closure_tuple', 'DeadCodeElimination', 's
         regions=(Region(start=0, stop=2, form='closure', name='inner', options=(('capture', True),)),),
     ))
 
+keep_repro('test_lower_runtime_builtin_closure_tuple', 'LegalizeOps', 'semantics_preserved',
+    ProgramSpec(
+        graph=GraphSpec(
+            inputs=(TensorDecl(name='p0', shape=(1,), dtype='float32', const=False),),
+            nodes=(
+                Node(op='abs', args=(0,), attrs=(), shape=(1,), dtype='float32'),
+                Node(op='abs', args=(1,), attrs=(), shape=(1,), dtype='float32'),
+            ),
+            outputs=(2,),
+        ),
+        regions=(Region(start=0, stop=1, form='closure', name='helper', options=(('capture', True),)),),
+    ))
+
 keep_script('test_convert_layout_dynamic_strided_slice_int32_indices', """
 import sys
 
