@@ -49,6 +49,16 @@ def test_the_repros_ship_in_the_package_not_in_tests() -> None:
         assert "/tests/" not in package.__file__
 
 
+def test_importing_a_repros_package_does_not_hide_its_repros() -> None:
+    # (a fresh process: this one may have loaded the repros already)
+    code = ("import passcheck.relax.known_bugs.repros, passcheck.relax.known_bugs\n"
+            "from passcheck.core.known import load_repros\n"
+            "print(sum(map(len, load_repros().values())))")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert int(run.stdout.strip()) > 100, run.stdout  # every shipped repro, not none
+
+
 def test_known_lists_each_bug_with_where_and_why(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["known"]) == 0
     out = capsys.readouterr().out

@@ -128,12 +128,18 @@ def keep_script(bug: str, script: str) -> None:
     REPROS.setdefault(bug, []).append(Repro(bug, script=script))
 
 
+_LOADED: set[str] = set()  # the repros packages whose modules are imported
+
+
 def load_repros() -> dict[str, list[Repro]]:
-    """Import the ``repros`` package beside every loaded ``known_bugs`` package (passcheck's
-    families and any third party's) once; the shipped repros, by bug."""
+    """Import the modules of the ``repros`` package beside every loaded ``known_bugs`` package
+    (passcheck's families and any third party's) once; the shipped repros, by bug. (Once per
+    package here, not "once it is in sys.modules": an ``import ...known_bugs.repros`` elsewhere
+    loads the package without its modules, and every repro was then missing.)"""
     for name in [m for m in list(sys.modules) if m.endswith(".known_bugs")]:
         package = f"{name}.repros"
-        if package not in sys.modules and hasattr(sys.modules[name], "__path__") and \
+        if package not in _LOADED and hasattr(sys.modules[name], "__path__") and \
                 importlib.util.find_spec(package) is not None:
             import_submodules(package)
+            _LOADED.add(package)
     return REPROS

@@ -224,3 +224,17 @@ except tvm.error.InternalError as err:
     sys.exit(1)
 print("ConvertLayout converts the slice: fixed")
 """)
+
+keep_repro('test_vm_shape_lower_float_shape_expr', 'LegalizeOps', 'semantics_preserved',
+    ProgramSpec(
+        graph=GraphSpec(
+            inputs=(TensorDecl(name='p0', shape=(1,), dtype='float16', const=False),),
+            nodes=(
+                Node(op='arange', args=(), attrs=(('dtype', 'float16'), ('end', 2.0), ('start', 1.0), ('step', 1.0)),
+                     shape=(1,), dtype='float16'),
+                Node(op='gelu', args=(1,), attrs=(), shape=(1,), dtype='float16'),
+            ),
+            outputs=(0, 2),
+        ),
+        regions=(Region(start=0, stop=1, form='function', name='helper', options=(('private', False),)),),
+    ))
