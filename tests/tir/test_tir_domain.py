@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 
 import pytest
@@ -258,7 +259,8 @@ def test_an_int64_block_is_checked_beyond_2_to_the_31_elements() -> None:
     assert check_domains(big_original, big_original, sizes={"n": 5}).ok
 
 
-def test_a_check_whose_questions_z3_cannot_answer_ends_within_its_budget_and_says_unknown() -> None:
+def test_a_check_whose_questions_z3_cannot_answer_ends_within_its_budget_and_says_unknown(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """A reduction's two loops of symbolic extent fused (found by `schedule --examples 2000`):
     every Z3 question about the fused nest times out (2 s each), and the check outran the run's
     time limit, a false hang. Past its budget the questions not yet asked are unknown, and the
@@ -279,8 +281,13 @@ def test_a_check_whose_questions_z3_cannot_answer_ends_within_its_budget_and_say
                                      properties=("block_instances_within_domain",))).worker_config())
     case = session.apply(example)
     t0 = time.perf_counter()
-    res = check_domains(case.original, case.after, sizes={"n": 1}, budget_s=1.0)
-    assert time.perf_counter() - t0 < 1.0 + 2.5  # the budget, and one question already under way
+    res = check_domains(case.original, case.after, sizes={"n": 1}, budget_s=0.5)
+    assert time.perf_counter() - t0 < 0.5 + 2.5  # the budget, and one question already under way
     assert res.unknown and not res.issues
+    # The property, with the same short budget: on an idle machine Z3 answers every question
+    # within the default 6 s (the verdict is then rightly held), so the budget is what is set here
+    import passcheck.tir.analysis as analysis
+
+    monkeypatch.setattr(analysis, "check_domains", functools.partial(analysis.check_domains, budget_s=0.5))
     outcome = session.run(example).outcomes["block_instances_within_domain"]
     assert outcome.verdict == Verdict.UNKNOWN, outcome
