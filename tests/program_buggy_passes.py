@@ -8,6 +8,9 @@
   (to its own results) where their types allow.
 * ``inline_drops_second_argument``  the real InlinePrivateFunctions, after each call to a private
   function with two arguments of one type got its first argument twice.
+* ``inplace_on_parameter``  the real LegalizeOps, then each elementwise ``call_tir`` whose first
+  argument is a parameter of the function made a ``call_tir_inplace`` writing into it (what
+  DataflowUseInplaceCalls must never do: the caller's tensor changes under it).
 """
 
 from __future__ import annotations
@@ -128,4 +131,39 @@ def inline_drops_second_argument() -> Any:
         for gv, func in _functions(mod):
             mutator.builder_.update_func(gv, mutator.visit_expr(func))
         return relax.transform.InlinePrivateFunctions()(mutator.builder_.get())
+    return run
+
+
+def inplace_on_parameter() -> Any:
+    def write_into_first(mod: Any, call: Any, params: set[Any]) -> Any:
+        if not (isinstance(call, relax.Call) and getattr(call.op, "name", "") == "relax.call_tir"):
+            return None
+        args = call.args[1].fields
+        kernel = mod[call.args[0]]
+        first, out = kernel.params[0], kernel.params[-1]
+        if not (args and args[0] in params and len(kernel.params) == len(args) + 1
+                and int(kernel.attrs.get("op_pattern", 9)) <= 1  # elementwise or broadcast: reads before it writes
+                and tvm_ffi.structural_equal(first.ty, out.ty)):
+            return None
+        body = tvm_ffi.structural_map(kernel.body, [(tvm.ir.Var, lambda v: first if v.same_as(out) else v)])
+        return tvm.tirx.PrimFunc(list(kernel.params[:-1]), body, attrs=kernel.attrs)
+
+    @tvm.transform.module_pass(opt_level=0, name="InplaceOnParameter")
+    def run(mod: Any, ctx: Any) -> Any:
+        mod = relax.transform.AnnotateTIROpPattern()(relax.transform.LegalizeOps()(mod))
+        bb = relax.BlockBuilder(mod)
+        for gv, func in _functions(mod):
+            params = set(func.params)
+
+            def rewrite(b: Any, params: set[Any] = params) -> list[Any]:
+                kernel = write_into_first(bb.get(), b.value, params)
+                if kernel is None:
+                    return [b]
+                params.discard(b.value.args[1].fields[0])  # (written once: a second call would read the first's write)
+                new = bb.add_func(kernel, b.value.args[0].name_hint + "_inplace")
+                call = bb.normalize(relax.op.call_tir_inplace(new, b.value.args[1], [0], b.value.ty))
+                return [relax.VarBinding(b.var, call)]
+            bb.update_func(gv, relax.Function(func.params, _seq(func.body, rewrite), func.ret_ty, func.is_pure,
+                                              func.attrs))
+        return bb.get()
     return run

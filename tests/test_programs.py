@@ -163,3 +163,41 @@ def test_shrinking_keeps_programs_valid() -> None:
     assert smaller
     for cand in fewer:
         assert relax.analysis.check_well_formed(relax.transform.NormalizeGlobalVar()(_program_case("x", cand).built)), cand
+
+
+INPLACE = (("inplace", True),)
+
+
+def test_an_inplace_call_writes_only_into_what_its_function_computed() -> None:
+    """A helper's parameter is its caller's value: a helper called twice (``shared``) that wrote
+    into it made the second call read the first one's write, a wrong-numbers finding against the
+    input program itself (LegalizeOps, seed 25925). Neither the draw nor the shrinker makes one."""
+    from passcheck.relax.program.spec import inplace_valid
+
+    inside = Region(0, 3, "function", "helper", options=(("shared", True),), inner=(Region(1, 2, "tir", options=INPLACE),))
+    assert inplace_valid(ProgramSpec(GRAPH, (inside,)))
+    # node 1 (add) writing into node 0's value, which the helper starting at node 1 takes as a parameter
+    assert not inplace_valid(ProgramSpec(GRAPH, (replace(inside, start=1),)))
+    assert not inplace_valid(ProgramSpec(GRAPH, (Region(3, 4, "tir", options=INPLACE),)))  # into main's p0
+    fewer = list(simplifications(ProgramSpec(GRAPH, (inside,))))
+    assert any(len(c.graph.nodes) < len(GRAPH.nodes) for c in fewer)
+    assert all(inplace_valid(c) for c in fewer)  # (dropping exp made add's operand main's p0: that one goes)
+    drawn = _programs(StructureBias(forms=(("function", 1.0), ("tir", 1.0)), options=(("inplace", 1.0), ("shared", 0.5)),
+                                    min_regions=2), 200)
+    inner = [p for p in drawn if any(r.form == "function" and any(i.option.get("inplace") for i in r.inner)
+                                     for r in p.regions)]
+    assert inner and all(inplace_valid(p) for p in drawn), len(inner)
+
+
+def test_a_program_that_writes_into_its_argument_is_caught_and_leaves_the_inputs_alone() -> None:
+    """Each call gets its own copy of the inputs: the write raises instead of changing what the
+    other side of the comparison, and the reference, are given (it was read as wrong numbers)."""
+    import numpy as np
+
+    from passcheck.relax.execution import WroteIntoArgument
+
+    case = _case(ProgramSpec(GRAPH, (Region(3, 4, "tir", options=INPLACE),)))
+    given = [np.array(a, copy=True) for a in case.calls()[0] if isinstance(a, np.ndarray)]
+    with pytest.raises(WroteIntoArgument, match="main wrote into its argument 0"):
+        case.run("built")
+    assert all(np.array_equal(a, b) for a, b in zip(given, [a for a in case.calls()[0] if isinstance(a, np.ndarray)]))

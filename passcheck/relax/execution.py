@@ -277,9 +277,25 @@ def merge_all(modules: list[tuple[Any, str]]) -> Any:
     return bb.get()
 
 
+class WroteIntoArgument(RuntimeError):
+    """The function called wrote into a tensor its caller passed (an in-place call on a parameter)."""
+
+
 def call_main(vm: Any, name: str, params: list[np.ndarray], tensors: bool = False) -> list[np.ndarray]:
+    """``vm[name]``'s outputs on ``params``; raises WroteIntoArgument when it changed one of them.
+    Each call gets its own copy of the arrays: a write is caught here instead of changing what
+    the next call (the other side of the comparison, the reference) is given."""
     with timing.stage("run"):
-        return flatten_outputs(vm[name](*[as_runtime(p, tensors) for p in params]))
+        given = [p.copy() if isinstance(p, np.ndarray) else p for p in params]
+        args = [as_runtime(p, tensors) for p in given]
+        outputs = flatten_outputs(vm[name](*args))
+        for i, (p, a) in enumerate(zip(params, args, strict=True)):
+            if isinstance(p, np.ndarray) and not bitwise_equal(p, a.numpy() if hasattr(a, "numpy") else a):
+                raise WroteIntoArgument(
+                    f"{name} wrote into its argument {i} (a tensor its caller passed, shape {list(p.shape)} "
+                    f"{p.dtype}): a function must leave its caller's tensors as they were -- TVM's "
+                    "DataflowUseInplaceCalls never writes into a parameter")
+        return outputs
 
 
 def call_all(vm: Any, name: str, calls: list[list[Any]], tensors: bool = False) -> list[np.ndarray]:

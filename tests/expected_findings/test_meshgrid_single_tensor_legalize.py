@@ -5,7 +5,10 @@ list of one array), and its part is read with ``TupleGetItem``. LegalizeOps repl
 by a ``call_tir`` returning a plain tensor, so the ``TupleGetItem`` no longer type-checks:
 ``InternalError: The type of Tuple must be TupleType, but expression lv has type R.Tensor``.
 With two tensors it works. Found by the vocabulary's meshgrid (``passcheck pipeline``:
-``every_build_runs``; FoldConstant raises on it when the tensor is a constant).
+``every_build_runs``; FoldConstant raises on it when the tensor is a constant). When a helper
+returns the meshgrid, LegalizeOps passes (nothing in the helper reads the tuple) and retypes the
+helper's result; the caller's ``lv[0]`` then fails in the VM: ``vm.builtin.tuple_getitem``
+expected ``Array<Any>`` but got ``ffi.Tensor`` (LegalizeOps campaign, seed 25925).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from known_bug_check import assert_recognised
 
 from passcheck.core.engine.repro import recheck
 from passcheck.relax.pipeline import Build, PipelineBuilds
+from passcheck.relax.program.spec import ProgramSpec, Region
 from passcheck.relax.spec import GraphSpec, Node, TensorDecl
 
 GRAPH = GraphSpec(
@@ -27,6 +31,13 @@ EXAMPLE = PipelineBuilds(GRAPH, (Build("default", 0, "generic"),))
 # FoldConstant legalizes only what it can fold: a constant operand
 CONST_GRAPH = GraphSpec(inputs=(TensorDecl(name="c0", shape=(3,), dtype="float32", const=True),),
                         nodes=GRAPH.nodes, outputs=GRAPH.outputs)
+HELPER = ProgramSpec(
+    GraphSpec(inputs=(TensorDecl(name="p0", shape=(1,), dtype="float32", const=False),),
+              nodes=(Node(op="meshgrid", args=(0,), attrs=(("indexing", "ij"),), shape=(), dtype="float32",
+                          parts=((1,),)),
+                     Node(op="tuple_get_item", args=(1,), attrs=(("index", 0),), shape=(1,), dtype="float32")),
+              outputs=(2,)),
+    regions=(Region(start=0, stop=1, form="function", name="helper", options=(("private", False),)),))
 
 
 def _module(n: int):  # noqa: ANN202
@@ -55,8 +66,10 @@ def test_meshgrid_single_tensor_still_fails_to_legalize() -> None:
 def test_passcheck_reports_it() -> None:
     assert recheck("pipeline", "every_build_runs", EXAMPLE) == 1
     assert recheck("FoldConstant", "pass_does_not_raise", CONST_GRAPH) == 1
+    assert recheck("LegalizeOps", "semantics_preserved", HELPER) == 1
 
 
 def test_meshgrid_single_tensor_legalize() -> None:
     assert_recognised("pipeline", "every_build_runs", EXAMPLE, "test_meshgrid_single_tensor_legalize")
     assert_recognised("FoldConstant", "pass_does_not_raise", CONST_GRAPH, "test_meshgrid_single_tensor_legalize")
+    assert_recognised("LegalizeOps", "semantics_preserved", HELPER, "test_meshgrid_single_tensor_legalize")

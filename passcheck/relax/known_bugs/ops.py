@@ -94,8 +94,10 @@ register_known_bug(KnownBug(
     name="test_meshgrid_single_tensor_legalize",
     repro="tests/expected_findings/test_meshgrid_single_tensor_legalize.py",
     note="LegalizeOps lowers meshgrid of one tensor (typed as a 1-tuple) to a plain tensor, so the "
-         "TupleGetItem reading it no longer type-checks",
-    message=r"The type of Tuple must be TupleType",
+         "TupleGetItem reading it no longer type-checks (in another function: the VM's tuple_getitem "
+         "is handed the tensor)",
+    # (a helper returning the meshgrid legalizes, and its caller's lv[0] fails when it runs)
+    message=r"The type of Tuple must be TupleType|vm\.builtin\.tuple_getitem\(.*Expected `Array<Any>` but got `ffi\.Tensor`",
     ir=r"\bmeshgrid\b",
 ))
 register_known_bug(KnownBug(

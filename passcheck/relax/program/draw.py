@@ -15,7 +15,16 @@ from passcheck.core.rounding import INT_RANGE
 from passcheck.relax.graphs import GraphBias, relax_graphs
 from passcheck.relax.ops.base import chance as _chance
 from passcheck.relax.ops.base import op_registry
-from passcheck.relax.program.spec import Cond, ProgramSpec, Region, closed, consumers, node_id, region_outputs
+from passcheck.relax.program.spec import (
+    Cond,
+    ProgramSpec,
+    Region,
+    closed,
+    consumers,
+    inplace_ok,
+    node_id,
+    region_outputs,
+)
 from passcheck.relax.spec import GraphSpec
 
 # Function names, the usual and those passes generate themselves (a helper named like the
@@ -120,7 +129,7 @@ def _menu(sb: StructureBias, depth: int) -> list[str]:
 
 
 def _regions(draw: Any, graph: GraphSpec, sb: StructureBias, a: int, b: int, depth: int, conds: list[Cond],
-             top: bool = False) -> list[Region]:
+             top: bool = False, scope: int = 0) -> list[Region]:
     menu = _menu(sb, depth)
     if not menu or a >= b:
         return []
@@ -134,7 +143,7 @@ def _regions(draw: Any, graph: GraphSpec, sb: StructureBias, a: int, b: int, dep
         form = draw(st.sampled_from(menu))
         start = draw(st.integers(pos, b - 1))
         stop = start + 1 if form in ("tir", "packed") else draw(st.integers(start + 1, b))
-        region = _region(draw, graph, sb, form, start, stop, depth, conds)
+        region = _region(draw, graph, sb, form, start, stop, depth, conds, scope)
         if region is not None:
             out.append(region)
             pos = stop
@@ -142,12 +151,14 @@ def _regions(draw: Any, graph: GraphSpec, sb: StructureBias, a: int, b: int, dep
 
 
 def _region(draw: Any, graph: GraphSpec, sb: StructureBias, form: str, start: int, stop: int, depth: int,
-            conds: list[Cond]) -> Region | None:
+            conds: list[Cond], scope: int = 0) -> Region | None:
+    """A region of ``form`` over nodes ``start .. stop - 1``, inside the function whose first node is
+    ``scope`` (what it computes itself; values from before are its parameters)."""
     opts: list[tuple[str, object]] = []
     node = graph.nodes[start]
     if form in ("tir", "packed") and (node.parts is not None or {"ir-node", "match-cast"} & op_registry()[node.op].tags):
         return None  # a tuple, an IR node (TupleGetItem) or a data-dependent op: emitted as it is
-    if form == "tir" and _inplace_ok(graph, start) and chance(draw, dict(sb.options).get("inplace", 0.3)):
+    if form == "tir" and inplace_ok(graph, start, scope) and chance(draw, dict(sb.options).get("inplace", 0.3)):
         opts.append(("inplace", True))
     if form == "branch":
         if not closed(graph, start, stop):
@@ -166,7 +177,8 @@ def _region(draw: Any, graph: GraphSpec, sb: StructureBias, form: str, start: in
             # a global_symbol other than its name: not well-formed until NormalizeGlobalVar (only its programs)
             if chance(draw, dict(sb.options).get("symbol", 0.0)):
                 opts.append(("symbol", draw(st.sampled_from([n for n in NAMES if n != name]))))
-    inner = tuple(_regions(draw, graph, sb, start, stop, depth + 1, conds)) \
+    inner = tuple(_regions(draw, graph, sb, start, stop, depth + 1, conds,
+                           scope=start if form in ("function", "closure") else scope)) \
         if form in ("function", "closure", "branch") else ()
     return Region(start, stop, form, name, tuple(opts), inner)
 
@@ -196,16 +208,3 @@ def _tails(draw: Any, graph: GraphSpec, start: int, stop: int) -> tuple[tuple[in
         return ()
     picked = draw(st.lists(st.sampled_from(range(len(able))), unique=True, min_size=1, max_size=len(able)))
     return tuple(able[i] for i in sorted(picked))
-
-
-def _inplace_ok(graph: GraphSpec, j: int) -> bool:
-    """Node ``j`` may overwrite its first operand: an elementwise op whose first operand has its type,
-    is computed by an earlier node, and is read by nothing else."""
-    node = graph.nodes[j]
-    if not node.args or op_registry()[node.op].pattern not in ("elemwise", "broadcast"):
-        return False
-    a = node.args[0]
-    n_in = len(graph.inputs)
-    return (a >= n_in and not graph.is_tuple(a) and graph.value_shape(a) == node.shape
-            and graph.value_dtype(a) == node.dtype and consumers(graph).get(a) == {j}
-            and a not in graph.outputs and node.args.count(a) == 1 and node_id(graph, j) > a)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import replace
 
-from passcheck.relax.program.spec import ProgramSpec, Region, closed
+from passcheck.relax.program.spec import ProgramSpec, Region, closed, inplace_valid
 
 NODE_OPTIONS = ("aliases", "dead", "duplicate", "nested", "vdevice")  # program options listing node indexes
 
@@ -61,7 +61,7 @@ def _renumbered(prog: ProgramSpec, graph: object, moved: dict[int, int]) -> Prog
     """``prog`` on ``graph`` (a simplification of its graph keeping the nodes ``moved`` maps): every
     region over the nodes it kept (a region that kept none goes), tails and extras renumbered;
     None when the layout no longer holds (a branch whose values leave it, a single-op form that
-    lost its op)."""
+    lost its op, an in-place call whose operand is now a parameter or read again)."""
     old, new = prog.graph, graph
     old_in, new_in = len(old.inputs), len(new.inputs)  # type: ignore[attr-defined]
     values = {old_in + j: new_in + k for j, k in moved.items()}
@@ -90,4 +90,4 @@ def _renumbered(prog: ProgramSpec, graph: object, moved: dict[int, int]) -> Prog
             return None
         if r.form in ("tir", "packed") and r.stop - r.start != 1:
             return None
-    return cand
+    return cand if inplace_valid(cand) else None  # (an operand now a parameter, or read again, would see the write)

@@ -121,3 +121,28 @@ def region_outputs(graph: GraphSpec, start: int, stop: int) -> list[int]:
 def closed(graph: GraphSpec, start: int, stop: int) -> bool:
     """No node after the range reads a value of it (its values only leave as the graph's outputs)."""
     return not any(c >= stop for j in range(start, stop) for c in consumers(graph).get(node_id(graph, j), ()))
+
+
+def inplace_ok(graph: GraphSpec, j: int, scope: int = 0) -> bool:
+    """Node ``j`` may overwrite its first operand: an elementwise op whose first operand has its type,
+    is computed by an earlier node of its own function (whose first node is ``scope``), and is read
+    by nothing else. Never a parameter: a function that writes into its caller's tensor changes what
+    the caller computes after it (a helper called twice reads its own write; DataflowUseInplaceCalls
+    never does it)."""
+    from passcheck.relax.ops.base import op_registry
+
+    node = graph.nodes[j]
+    if not node.args or op_registry()[node.op].pattern not in ("elemwise", "broadcast"):
+        return False
+    a = node.args[0]
+    return (a >= node_id(graph, scope) and not graph.is_tuple(a) and graph.value_shape(a) == node.shape
+            and graph.value_dtype(a) == node.dtype and consumers(graph).get(a) == {j}
+            and a not in graph.outputs and node.args.count(a) == 1 and node_id(graph, j) > a)
+
+
+def inplace_valid(prog: ProgramSpec) -> bool:
+    """Every in-place call of ``prog`` writes into a value its own function computed (``inplace_ok``)."""
+    def walk(regions: tuple[Region, ...], scope: int) -> bool:
+        return all((not (r.form == "tir" and r.option.get("inplace")) or inplace_ok(prog.graph, r.start, scope))
+                   and walk(r.inner, r.start if r.form in ("function", "closure") else scope) for r in regions)
+    return walk(prog.regions, 0)

@@ -238,3 +238,18 @@ keep_repro('test_vm_shape_lower_float_shape_expr', 'LegalizeOps', 'semantics_pre
         ),
         regions=(Region(start=0, stop=1, form='function', name='helper', options=(('private', False),)),),
     ))
+
+# a helper returns the meshgrid: LegalizeOps itself passes, main's lv[0] fails when it runs
+keep_repro('test_meshgrid_single_tensor_legalize', 'LegalizeOps', 'semantics_preserved',
+    ProgramSpec(
+        graph=GraphSpec(
+            inputs=(TensorDecl(name='p0', shape=(1,), dtype='float32', const=False),),
+            nodes=(
+                Node(op='meshgrid', args=(0,), attrs=(('indexing', 'ij'),), shape=(), dtype='float32',
+                     parts=((1,),)),
+                Node(op='tuple_get_item', args=(1,), attrs=(('index', 0),), shape=(1,), dtype='float32'),
+            ),
+            outputs=(2,),
+        ),
+        regions=(Region(start=0, stop=1, form='function', name='helper', options=(('private', False),)),),
+    ))
