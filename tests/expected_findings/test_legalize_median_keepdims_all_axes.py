@@ -33,6 +33,14 @@ INTO_CONV2D = GraphSpec(
     extra=(("desired_layouts", (("relax.nn.conv2d", ("NCHW", "OIHW")),)),),  # AlterOpLayout leaves it as is
 )
 
+# an expand_dims consumer legalized from the (1,) it got: main's result changes rank (LegalizeOps)
+INTO_EXPAND_DIMS = GraphSpec(
+    inputs=(TensorDecl("p0", (1, 1, 1, 1), "float32", False),),
+    nodes=(Node("median", (0,), (("axis", None), ("keepdims", True)), (1, 1, 1, 1), "float32"),
+           Node("expand_dims", (1,), (("axis", (0,)),), (1, 1, 1, 1, 1), "float32")),
+    outputs=(2,),
+)
+
 
 def _module(consume: bool):  # noqa: ANN202
     from tvm import relax
@@ -79,3 +87,8 @@ def test_registered_under_fuse_ops() -> None:
 
 def test_registered_through_a_conv2d_consumer() -> None:
     assert_recognised("AlterOpLayout", "semantics_preserved", INTO_CONV2D, "test_legalize_median_keepdims_all_axes")
+
+
+def test_registered_through_an_expand_dims_consumer() -> None:
+    assert recheck("LegalizeOps", "signature_preserved", INTO_EXPAND_DIMS) == 1
+    assert_recognised("LegalizeOps", "signature_preserved", INTO_EXPAND_DIMS, "test_legalize_median_keepdims_all_axes")

@@ -313,3 +313,14 @@ keep_repro('test_log_add_exp_overflows', 'FuseOps', 'semantics_preserved',
         ),
         nodes=(Node(op='log_add_exp', args=(0, 1), attrs=(), shape=(4,), dtype='float32'),), outputs=(2,),
     ))
+
+keep_repro('test_split_index_past_end_legalize', 'LegalizeOps', 'signature_preserved',
+    GraphSpec(
+        inputs=(TensorDecl(name='p0', shape=(1,), dtype='float32', const=False),),
+        nodes=(
+            Node(op='split', args=(0,), attrs=(('axis', 0), ('sections', (2,))), shape=(), dtype='float32',
+                 parts=((1,), (0,))),
+            Node(op='tuple_get_item', args=(1,), attrs=(('index', 0),), shape=(1,), dtype='float32'),
+        ),
+        outputs=(2,),
+    ))

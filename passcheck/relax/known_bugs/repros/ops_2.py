@@ -333,3 +333,15 @@ keep_repro('test_bfloat16_ops_do_not_compile', 'pipeline', 'every_build_runs',
         ),
         builds=(Build(),),
     ))
+
+# a consumer legalized from the (1,) it got: main's result changes rank (LegalizeOps, seed 0)
+keep_repro('test_legalize_median_keepdims_all_axes', 'LegalizeOps', 'signature_preserved',
+    GraphSpec(
+        inputs=(TensorDecl(name='p0', shape=(1, 1, 1, 1), dtype='float32', const=False),),
+        nodes=(
+            Node(op='median', args=(0,), attrs=(('axis', None), ('keepdims', True)), shape=(1, 1, 1, 1),
+                 dtype='float32'),
+            Node(op='expand_dims', args=(1,), attrs=(('axis', (0,)),), shape=(1, 1, 1, 1, 1), dtype='float32'),
+        ),
+        outputs=(2,),
+    ))

@@ -1,0 +1,52 @@
+"""TVM 0.27 bug: LegalizeOps does not clamp a ``split`` index past the end of its axis.
+
+``R.split(x, [2])`` on a (1,) tensor is typed ``R.Tuple(R.Tensor((1,)), R.Tensor((0,)))``: the
+index is clamped to the axis, as ``np.split`` does and as Relax's type rule infers. LegalizeOps
+hands the index to TOPI's split unclamped, which makes the parts (2,) and (-1,): the legalized
+``call_tir`` returns a tensor bigger than its input and one of negative extent, the function's
+declared result (its part 0) becomes ``R.Tensor((2,))``, and a read of part 0 reads past the
+input. The op's documentation asks only for sorted indices, so the IR is valid and the lowering is
+wrong. Found by LegalizeOps campaigns (seed 0, 2 of 2,000 examples: ``signature_preserved``).
+Related: test_split_empty_part_legalize (an index 0 or a repeated one, which TOPI refuses).
+"""
+
+from __future__ import annotations
+
+from known_bug_check import assert_recognised
+
+from passcheck.core.engine.repro import recheck
+from passcheck.relax.spec import GraphSpec, Node, TensorDecl
+
+GRAPH = GraphSpec(
+    inputs=(TensorDecl(name="p0", shape=(1,), dtype="float32", const=False),),
+    nodes=(Node(op="split", args=(0,), attrs=(("axis", 0), ("sections", (2,))), shape=(), dtype="float32",
+                parts=((1,), (0,))),
+           Node(op="tuple_get_item", args=(1,), attrs=(("index", 0),), shape=(1,), dtype="float32")),
+    outputs=(2,),
+)
+
+
+def test_split_index_past_end_still_legalizes_unclamped() -> None:
+    from tvm import relax
+    from tvm.relax import op as R
+
+    bb = relax.BlockBuilder()
+    x = relax.Var("x", relax.TensorType((1,), "float32"))
+    with bb.function("main", [x]):
+        with bb.dataflow():
+            out = bb.emit_output(bb.emit(R.split(x, [2]))[0])
+        bb.emit_func_output(out)
+    mod = bb.get()
+    assert relax.analysis.check_well_formed(mod)
+    assert [int(d) for d in mod["main"].ret_ty.shape] == [1]
+    after = relax.transform.LegalizeOps()(mod)
+    assert [int(d) for d in after["main"].ret_ty.shape] == [2]
+    assert "R.Tensor((-1,)" in after.script()
+
+
+def test_passcheck_reports_it() -> None:
+    assert recheck("LegalizeOps", "signature_preserved", GRAPH) == 1
+
+
+def test_split_index_past_end_legalize() -> None:
+    assert_recognised("LegalizeOps", "signature_preserved", GRAPH, "test_split_index_past_end_legalize")
