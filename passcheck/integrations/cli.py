@@ -166,6 +166,10 @@ def _target_options(ns: argparse.Namespace) -> tuple[str, tuple[tuple[str, str],
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
+        if argv and argv[0] not in COMMANDS and not {"-h", "--help"} & set(argv):
+            from passcheck.core.engine.worker import start_early
+
+            start_early()  # (a run: its workers' fork server warms up while this process plans)
         if not {"-h", "--help"} & set(argv[:1] + argv[1:]):
             # Before any command: a TVM outside the supported line gets one line, not a traceback
             # from deep inside a family that uses an API it does not have.

@@ -37,6 +37,9 @@ class Pool:
         self.limit = TimeLimit(plan.config.timeout)
 
     def __enter__(self) -> Pool:
+        # every worker starts now, on its own thread, while the runner draws the first batch
+        for _ in range(self.jobs):
+            self._executor.submit(self._evaluator)
         return self
 
     def __exit__(self, exc_type: object, *_exc: object) -> None:
