@@ -61,5 +61,6 @@ drop_else
 reuse_live_buffer
 lift_twice
 inline_drops_second_argument
+inplace_on_parameter
 # tests/tir/tir_buggy_passes.py: the planted index narrowing of tests/tir/test_tir_buggy_passes.py, named by spec
 narrow_int64_indices

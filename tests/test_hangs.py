@@ -18,12 +18,16 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 import passcheck
 from passcheck.core import workdir
+from passcheck.core.engine.explore import Slot
+from passcheck.core.engine.shrink import _confirmed, shrink
 from passcheck.core.engine.timeouts import CONFIRM, FACTOR, FLOOR, MIN_SAMPLES, START, TimeLimit
+from passcheck.core.outcome import ExampleResult, Outcome, Verdict
 
 ROOT = Path(__file__).resolve().parents[1]
 BUGGY = ROOT / "tests" / "buggy_passes.py"
@@ -50,9 +54,8 @@ def test_the_limit_follows_the_run() -> None:
 def test_a_hang_is_found_confirmed_and_shrunk_under_the_adapted_limit(tmp_path: Path) -> None:
     """No --timeout: the examples that hang are cut after a few seconds, confirmed alone with
     twice as long, reported as a timeout finding naming the limit, and shrunk."""
-    # (seed 6: its 30 graphs hold one the buggy pass hangs on; seed 0's hold none since the
-    # refused-op stride changed which graphs are drawn)
-    result = passcheck.check("FoldConstant", impl=f"{BUGGY}:fold_constant_hangs_one_in_ten", examples=30, seed=6,
+    # (seed 8: one of its 15 graphs is one the buggy pass hangs on, after the first batch)
+    result = passcheck.check("FoldConstant", impl=f"{BUGGY}:fold_constant_hangs_one_in_ten", examples=15, seed=8,
                              properties=("pass_does_not_raise",), shrink_seconds=20.0, jobs=2,
                              findings_dir=str(tmp_path / "findings"))
     hangs = [f for f in result.findings if f.kind == "timeout"]
@@ -61,6 +64,8 @@ def test_a_hang_is_found_confirmed_and_shrunk_under_the_adapted_limit(tmp_path: 
     assert "p95" in result.timeout_rule  # (how many seconds that is depends on the machine's load)
     assert result.stats["pass_does_not_raise"].violated >= 1
     assert result.stats["pass_does_not_raise"].held >= 10
+    # shrinking tried its candidates under the limit alone and confirmed the one it kept
+    assert f"no result after {CONFIRM * result.timeout_s:.3g} s" in hangs[0].message
     assert hangs[0].shrunk
     repro = Path(hangs[0].repro).read_text()
     assert f"timeout={round(CONFIRM * result.timeout_s, 1)!r}" in repro
@@ -153,3 +158,62 @@ def test_no_worker_outlives_its_runner(how: str, tmp_path: Path, monkeypatch: py
                 os.kill(p, signal.SIGKILL)
             except ProcessLookupError:
                 pass
+
+
+class _Evaluate:
+    """Answers a shrink's confirmation with a result that hangs again or one that holds."""
+
+    def __init__(self, hangs: bool) -> None:
+        self.hangs, self.confirmed = hangs, 0
+
+    def confirm(self, example: object) -> ExampleResult:
+        self.confirmed += 1
+        verdict = Verdict.HANG if self.hangs else Verdict.HELD
+        return ExampleResult(outcomes={"pass_does_not_raise": Outcome(verdict, "no result after 2 s")})
+
+
+class _Record:
+    def known_bug(self, *_args: object) -> None:
+        return None
+
+
+@pytest.mark.parametrize("hangs_again", [True, False])
+def test_a_shrunk_hang_counts_only_once_it_hangs_again_with_more_time(hangs_again: bool) -> None:
+    """Shrinking tries each candidate once under the limit (a hanging one costs one limit, not
+    three): the smallest it keeps is run again alone with CONFIRM times the limit, and dropped
+    (the finding keeps its first example) when it finishes then."""
+    slot = Slot("pass_does_not_raise")
+    cut = ExampleResult(outcomes={slot.prop: Outcome(Verdict.HANG, "no result after 1 s")})
+    evaluate = _Evaluate(hangs_again)
+    best = _confirmed(evaluate, _Record(), {slot: (Verdict.HANG, None)}, {slot: ("small", cut.outcomes[slot.prop], cut)})
+    assert evaluate.confirmed == 1
+    assert (slot in best) == hangs_again
+    if hangs_again:
+        assert best[slot][1].message == "no result after 2 s"
+
+
+def test_shrinking_turns_the_confirmation_off_and_back_on() -> None:
+    """While shrinking, an adapted limit does not confirm a hang (Evaluator reads it), and it does
+    again once shrinking is over, whatever happened in between."""
+    limit = TimeLimit()
+    seen: list[bool] = []
+
+    class Pool:
+        jobs = 1
+
+        def __init__(self) -> None:
+            self.limit = limit
+
+        def __call__(self, example: object) -> ExampleResult:
+            seen.append(limit.confirm)
+            raise RuntimeError("the worker pool went away")
+
+    record = _Record()
+    record.first_fail = {Slot("p"): ("ex", Outcome(Verdict.HANG, "no result"), ExampleResult())}  # type: ignore[attr-defined]
+    record.known = {Slot("p"): None}  # type: ignore[attr-defined]
+    record.first_call = {Slot("p"): (-1, 0)}  # type: ignore[attr-defined]  # (a saved failure: no hunt)
+    plan = SimpleNamespace(config=SimpleNamespace(shrink_seconds=1.0),
+                           subject=SimpleNamespace(simplifications=lambda example: ["smaller"]))
+    with pytest.raises(RuntimeError, match="went away"):
+        shrink(plan, Pool(), record)  # type: ignore[arg-type]
+    assert seen == [False] and limit.confirm

@@ -70,7 +70,7 @@ class Evaluator:
         try:
             res = self.worker.run(example, CONFIRM if struck and self.limit.adaptive else 1.0)
         except WorkerDied as d:
-            if d.kind == Verdict.HANG and self.limit.adaptive and not struck:
+            if d.kind == Verdict.HANG and self.limit.adaptive and self.limit.confirm and not struck:
                 return self(example, struck=True)
             blamed = d.stage if d.stage in self.names else _transform_property(self.names)
             res = ExampleResult(outcomes={n: Outcome(Verdict.DISCARDED, "worker died") for n in self.names})

@@ -70,6 +70,10 @@ class Pool:
     def __call__(self, example: Any) -> ExampleResult:
         return self.submit([example]).result()[0]
 
+    def confirm(self, example: Any) -> ExampleResult:
+        """``example`` checked alone with the time a hang is confirmed with (CONFIRM x the limit)."""
+        return self._executor.submit(lambda: self._evaluator()(example, struck=True)).result()
+
     @property
     def restarts(self) -> int:
         return sum(ev.restarts for ev in self._evaluators)

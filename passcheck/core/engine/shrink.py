@@ -59,18 +59,42 @@ def shrink(plan: Plan, evaluate: Any, record: Record, progress: Progress | None 
             return {}  # nothing smaller than the first failure
         return {n: (example, res.outcomes[n.prop], res) for n in group}
 
-    with seed_only(), ThreadPoolExecutor(min(jobs, len(groups)), thread_name_prefix="passcheck-shrink") as ex:
-        # each hunt keeps the smallest example it met for every group, its own and the others'
-        # (a smaller one failing a group the same way is a better start for it), merged in order
-        hunted: dict[Group, Found] = {}
-        for found in ex.map(hunt, groups):
-            for g, (example, res) in found.items():
-                if g not in hunted or _size(example) < _size(hunted[g][0]):
-                    hunted[g] = (example, res)
-        best: dict[Slot, Failure] = {}
-        for simpler in ex.map(simplify, groups):
-            best.update(simpler)
-    return best
+    limit = getattr(evaluate, "limit", None)
+    if limit is not None:
+        limit.confirm = False  # (a hanging candidate costs one limit, not three: see _confirmed)
+    try:
+        with seed_only(), ThreadPoolExecutor(min(jobs, len(groups)), thread_name_prefix="passcheck-shrink") as ex:
+            # each hunt keeps the smallest example it met for every group, its own and the others'
+            # (a smaller one failing a group the same way is a better start for it), merged in order
+            hunted: dict[Group, Found] = {}
+            for found in ex.map(hunt, groups):
+                for g, (example, res) in found.items():
+                    if g not in hunted or _size(example) < _size(hunted[g][0]):
+                        hunted[g] = (example, res)
+            best: dict[Slot, Failure] = {}
+            for simpler in ex.map(simplify, groups):
+                best.update(simpler)
+    finally:
+        if limit is not None:
+            limit.confirm = True
+    return _confirmed(evaluate, record, kinds, best) if limit is not None and limit.adaptive else best
+
+
+def _confirmed(evaluate: Any, record: Record, kinds: dict[Slot, Kind], best: dict[Slot, Failure]) -> dict[Slot, Failure]:
+    """``best`` less the shrunk hangs that do not hang again when confirmed (run alone with
+    ``CONFIRM`` times the limit, as explore confirms a hang): the candidates were
+    tried once each under the limit alone, and a slow example on a loaded machine is no hang.
+    Such a finding keeps the example it was first seen on."""
+    out = dict(best)
+    for example in {id(f[0]): f[0] for s, f in best.items() if kinds[s][0] == Verdict.HANG}.values():
+        slots = [s for s, f in best.items() if f[0] is example]
+        res = evaluate.confirm(example) if hasattr(evaluate, "confirm") else evaluate(example)
+        for s in slots:
+            if _same_failure(record, example, res, s, kinds[s]):
+                out[s] = (example, res.outcomes[s.prop], res)
+            else:
+                del out[s]
+    return out
 
 
 def _groups(record: Record, slots: list[Slot]) -> list[Group]:

@@ -11,6 +11,7 @@ it is ``START``.
 An adaptive limit is a guess from the run so far, and a slow example on a loaded machine is no
 bug: an example cut by it is run again alone with ``CONFIRM`` times the limit, and only a second
 hang is a finding (a true hang costs three limits, a few seconds each, instead of two minutes).
+Shrinking a hang tries its candidates once each, under the limit alone, and confirms the smallest.
 """
 
 from __future__ import annotations
@@ -32,6 +33,10 @@ class TimeLimit:
 
     def __init__(self, fixed: float | None = None) -> None:
         self.fixed = fixed
+        # an example cut by an adapted limit is run again alone with CONFIRM times the limit before
+        # its hang counts; shrinking turns it off (each hanging candidate would cost three limits)
+        # and confirms only the example it ends with
+        self.confirm = True
         self._samples: list[float] = []
         self._lock = threading.Lock()
 
