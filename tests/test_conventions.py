@@ -85,3 +85,13 @@ def test_the_lazy_params_convention() -> None:
     x, w = np.ones((2, 3), "float32"), np.full((2, 3), 3.0, "float32")
     out = CONVENTIONS.get("lazy_params")(execution.compile_relax(mod), mod, before["main"], [[x, w]], True)
     np.testing.assert_array_equal(out[0], x + 2 * w)
+
+
+def test_a_main_without_parameters_gets_no_bundle() -> None:
+    """Every input a constant: BundleModelParams adds no parameter, and main is called with none
+    (it was called with an empty bundle and refused it: a false alarm, seed 36)."""
+    only_constants = ProgramSpec(GraphSpec(inputs=(TensorDecl("c", (2, 3), F, True),),
+                                           nodes=(Node("relu", (0,), (), (2, 3), F),), outputs=(1,)))
+    case = resolve("BundleModelParams").make_case(only_constants, None, Options())
+    assert case.after is not None and not case.after["main"].params
+    assert case.compare_with_reference(case.run("after")) is None

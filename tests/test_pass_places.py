@@ -50,3 +50,19 @@ def test_a_pass_may_be_declared_to_run_on_the_drawn_program() -> None:
     assert "FuseOps" in needs_of("LiftTransformParams").unplaced
     assert resolve("LiftTransformParams").prerequisites == ()
     assert resolve("LazyTransformParams").prerequisites == ("LiftTransformParams",)
+
+
+def test_a_pass_tvm_compile_runs_after_legalize_gets_closures_lifted() -> None:
+    """tvm.compile lowers no local function (passcheck's compile lifts them first, as a user must):
+    a pass of its lowering is given the module LambdaLift made. Lifting them after CallTIRRewrite
+    instead left an R.invoke_pure_closure the VM could not build (a false alarm, CallTIRRewrite's
+    campaign, seed 36)."""
+    from passcheck.relax.program.spec import ProgramSpec, Region
+
+    assert resolve("CallTIRRewrite").prerequisites[0] == "LambdaLift"
+    assert "LambdaLift" not in resolve("LegalizeOps").prerequisites
+    closure = ProgramSpec(GraphSpec(inputs=(TensorDecl("p0", (1,), "float32", False),),
+                                    nodes=(Node("abs", (0,), (), (1,), "float32"),), outputs=(1,)),
+                          regions=(Region(0, 1, "closure", "helper", options=(("capture", True),)),))
+    case = resolve("CallTIRRewrite").make_case(closure, None, Options())
+    assert case.compare_with_reference(case.run("after")) is None

@@ -44,7 +44,9 @@ def _bundled(vm: Any, mod: Any, before_main: Any, calls: list[list[Any]], tensor
     for args in calls:
         _, inputs, weights = _split(before_main, args, tensors)
         with timing.stage("run"):
-            out += flatten_outputs(vm["main"](*inputs, weights))
+            # (no weights: BundleModelParams adds no parameter to hold them)
+            bundle = [weights] if len(mod["main"].params) > len(inputs) else []
+            out += flatten_outputs(vm["main"](*inputs, *bundle))
     return out
 
 

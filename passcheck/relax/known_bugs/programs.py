@@ -113,3 +113,12 @@ register_known_bug(KnownBug(
          "cannot compute it and tvm.compile fails ('has not been computed')",
     message=r"value_computed\) is false: PrimExpr .*T\.float\d+\(.* has not been computed",
 ))
+register_known_bug(KnownBug(
+    name="test_fuse_ops_local_function",
+    repro="tests/expected_findings/test_fuse_ops_local_function.py",
+    note="FuseOps raises on a local function (a closure in main) whose dataflow block binds something other "
+         "than a call_tir (tensor_to_shape, a match_cast): 'Variable ... could not be found in any group'",
+    properties=("pass_does_not_raise",),
+    message=r"could not be found in any group",
+    ir=r"\n {8}@R\.function",
+))

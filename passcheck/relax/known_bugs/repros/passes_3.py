@@ -39,3 +39,35 @@ keep_repro('test_convert_layout_packed_layout_consumers', 'AlterOpLayout', 'pass
         outputs=(5,), tensor_inputs=True,
         extra=(('desired_layouts', (('relax.nn.conv2d', ('NCHW4c', 'OHWI')),)),),
     ))
+
+keep_repro('test_combine_parallel_matmul_constant_lhs', 'CombineParallelMatmul', 'pass_does_not_raise',
+    GraphSpec(
+        inputs=(
+            TensorDecl(name='c1', shape=(1, 2, 3), dtype='float32', const=True, lo=-2.0, hi=2.0),
+            TensorDecl(name='p3', shape=(3, 1), dtype='float32', const=False),
+        ),
+        nodes=(Node(op='matmul', args=(0, 1), attrs=(), shape=(1, 2, 1), dtype='float32'),),
+        outputs=(2,),
+    ))
+
+keep_repro('test_dataflow_inplace_reshape_view', 'DataflowUseInplaceCalls', 'semantics_preserved',
+    GraphSpec(
+        inputs=(TensorDecl(name='p0', shape=(2,), dtype='float32', const=False),),
+        nodes=(
+            Node(op='silu', args=(0,), attrs=(), shape=(2,), dtype='float32'),
+            Node(op='broadcast_to', args=(1,), attrs=(('shape', (2,)),), shape=(2,), dtype='float32'),
+            Node(op='silu', args=(1,), attrs=(), shape=(2,), dtype='float32'),
+        ),
+        outputs=(2, 3),
+    ))
+
+# the view is of main's parameter: the in-place call writes into the caller's tensor
+keep_repro('test_dataflow_inplace_reshape_view', 'DataflowUseInplaceCalls', 'semantics_preserved',
+    GraphSpec(
+        inputs=(TensorDecl(name='p0', shape=(2,), dtype='float32', const=False),),
+        nodes=(
+            Node(op='broadcast_to', args=(0,), attrs=(('shape', (2,)),), shape=(2,), dtype='float32'),
+            Node(op='silu', args=(1,), attrs=(), shape=(2,), dtype='float32'),
+        ),
+        outputs=(2,),
+    ))

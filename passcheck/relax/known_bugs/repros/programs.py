@@ -253,3 +253,66 @@ keep_repro('test_meshgrid_single_tensor_legalize', 'LegalizeOps', 'semantics_pre
         ),
         regions=(Region(start=0, stop=1, form='function', name='helper', options=(('private', False),)),),
     ))
+
+keep_repro('test_fuse_ops_local_function', 'FuseOps', 'pass_does_not_raise',
+    ProgramSpec(
+        graph=GraphSpec(
+            inputs=(
+                TensorDecl(name='p0', shape=(1, 1, 1), dtype='float32', const=False),
+                TensorDecl(name='c1', shape=(3,), dtype='int64', const=True, lo=0.0, hi=0.0),
+                TensorDecl(name='c2', shape=(3,), dtype='int64', const=True, lo=1.0, hi=1.0),
+                TensorDecl(name='c3', shape=(3,), dtype='int64', const=True, lo=1.0, hi=1.0),
+            ),
+            nodes=(
+                Node(op='dynamic_strided_slice', args=(0, 1, 2, 3), attrs=(), shape=(1, 1, 1), dtype='float32'),
+                Node(op='abs', args=(4,), attrs=(), shape=(1, 1, 1), dtype='float32'),
+            ),
+            outputs=(5,),
+        ),
+        regions=(Region(start=0, stop=2, form='closure', name='inner'),),
+    ))
+
+keep_repro('test_lift_transform_params_weights_only_output', 'LiftTransformParams', 'well_formed',
+    ProgramSpec(
+        graph=GraphSpec(
+            inputs=(
+                TensorDecl(name='p0', shape=(1,), dtype='float32', const=False),
+                TensorDecl(name='c1', shape=(1,), dtype='float32', const=False),
+            ),
+            nodes=(Node(op='abs', args=(1,), attrs=(), shape=(1,), dtype='float32'),),
+            outputs=(2,),
+        ),
+        num_input=1, weights=(1,),
+    ))
+
+# found there: FuseOps runs before AttachAttrLayoutFreeBuffers
+keep_repro('test_fuse_ops_local_function', 'AttachAttrLayoutFreeBuffers', 'pass_does_not_raise',
+    ProgramSpec(
+        graph=GraphSpec(
+            inputs=(
+                TensorDecl(name='p0', shape=(1, 1, 1), dtype='float32', const=False),
+                TensorDecl(name='c1', shape=(3,), dtype='int64', const=True, lo=0.0, hi=0.0),
+                TensorDecl(name='c2', shape=(3,), dtype='int64', const=True, lo=1.0, hi=1.0),
+                TensorDecl(name='c3', shape=(3,), dtype='int64', const=True, lo=1.0, hi=1.0),
+            ),
+            nodes=(
+                Node(op='dynamic_strided_slice', args=(0, 1, 2, 3), attrs=(), shape=(1, 1, 1), dtype='float32'),
+                Node(op='abs', args=(4,), attrs=(), shape=(1, 1, 1), dtype='float32'),
+            ),
+            outputs=(5,),
+        ),
+        regions=(Region(start=0, stop=2, form='closure', name='inner'),),
+    ))
+
+keep_repro('test_lift_transform_params_weights_only_output', 'LiftTransformParams', 'semantics_preserved',
+    ProgramSpec(
+        graph=GraphSpec(
+            inputs=(
+                TensorDecl(name='p0', shape=(1,), dtype='float32', const=False),
+                TensorDecl(name='c1', shape=(1,), dtype='float32', const=False),
+            ),
+            nodes=(Node(op='abs', args=(1,), attrs=(), shape=(1,), dtype='float32'),),
+            outputs=(2,),
+        ),
+        num_input=1, weights=(1,),
+    ))

@@ -1,0 +1,68 @@
+"""TVM 0.27 bug: DataflowUseInplaceCalls writes into a tensor that a reshape view still reads.
+
+``lv1 = R.broadcast_to(lv, R.shape([2]))`` (to ``lv``'s own shape) and ``lv2 = R.nn.silu(lv)``
+with ``lv`` read by nothing after them: DataflowUseInplaceCalls makes the silu a
+``call_tir_inplace`` writing into ``lv`` (lv is dead after it). tvm.compile's
+RewriteDataflowReshape then turns the same-shape broadcast_to, a pure copy of indices, into
+``vm.builtin.reshape``: a view of ``lv``'s storage, not a copy. The in-place silu overwrites it, and
+``lv1`` comes out as silu(silu(x)) instead of silu(x). A ``R.reshape`` of a parameter made
+in-place the same way writes into the caller's tensor. The in-place pass decides on IR where the
+view does not yet exist; the lowering that creates it does not know a later call writes in
+place. Found by its campaign (seed 36: 1 wrong result, 6 writes into main's argument, of 500).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from known_bug_check import assert_recognised
+
+from passcheck.core.engine.repro import recheck
+from passcheck.relax.spec import GraphSpec, Node, TensorDecl
+
+GRAPH = GraphSpec(
+    inputs=(TensorDecl(name="p0", shape=(2,), dtype="float32", const=False),),
+    nodes=(Node(op="silu", args=(0,), attrs=(), shape=(2,), dtype="float32"),
+           Node(op="broadcast_to", args=(1,), attrs=(("shape", (2,)),), shape=(2,), dtype="float32"),
+           Node(op="silu", args=(1,), attrs=(), shape=(2,), dtype="float32")),
+    outputs=(2, 3),
+)
+# the view is of main's parameter: the in-place silu writes into the caller's tensor
+ARGUMENT = GraphSpec(
+    inputs=(TensorDecl(name="p0", shape=(2,), dtype="float32", const=False),),
+    nodes=(Node(op="broadcast_to", args=(0,), attrs=(("shape", (2,)),), shape=(2,), dtype="float32"),
+           Node(op="silu", args=(1,), attrs=(), shape=(2,), dtype="float32")),
+    outputs=(2,),
+)
+
+
+def test_the_inplace_write_still_reaches_the_view() -> None:
+    from tvm import relax
+    from tvm.relax import op as R
+
+    from passcheck.relax.execution import run_relax
+
+    bb = relax.BlockBuilder()
+    x = relax.Var("x", relax.TensorType((2,), "float32"))
+    with bb.function("main", [x]):
+        with bb.dataflow():
+            lv = bb.emit(R.nn.silu(x))
+            lv1 = bb.emit(R.broadcast_to(lv, relax.ShapeExpr([2])))
+            out = bb.emit_output(relax.Tuple([lv1, bb.emit(R.nn.silu(lv))]))
+        bb.emit_func_output(out)
+    mod = bb.get()
+    data = np.array([0.5, -0.3], "float32")
+    silu = data / (1 + np.exp(-data))
+    np.testing.assert_allclose(run_relax(mod, [data])[0], silu, rtol=1e-6)
+    inplace = relax.transform.DataflowUseInplaceCalls()(mod)
+    assert "call_tir_inplace" in inplace.script()
+    assert not np.allclose(run_relax(inplace, [data])[0], silu, rtol=1e-3)
+
+
+def test_passcheck_reports_it() -> None:
+    assert recheck("DataflowUseInplaceCalls", "semantics_preserved", GRAPH) == 1
+    assert recheck("DataflowUseInplaceCalls", "semantics_preserved", ARGUMENT) == 1
+
+
+def test_dataflow_inplace_reshape_view() -> None:
+    assert_recognised("DataflowUseInplaceCalls", "semantics_preserved", GRAPH, "test_dataflow_inplace_reshape_view")
+    assert_recognised("DataflowUseInplaceCalls", "semantics_preserved", ARGUMENT, "test_dataflow_inplace_reshape_view")
