@@ -370,3 +370,11 @@ register_known_bug(KnownBug(
     subjects=("LiftTransformParams", "LazyTransformParams"),
     message=r"Var (?!model_params\b)\w+ is not defined",  # (model_params: LazyTransformParams, another cause)
 ))
+register_known_bug(KnownBug(
+    name="test_lazy_set_output_dataflow_block",
+    repro="tests/expected_findings/test_lazy_set_output_dataflow_block.py",
+    note="LazySetOutput emits its impure fset_output(index, value) call inside the dataflow block that computes "
+         "the output: the output module is ill-formed and tvm.compile refuses it",
+    subjects=("LazySetOutput",),
+    message=r"Impure function call fset_output\(.*\) occurs within a dataflow block",
+))

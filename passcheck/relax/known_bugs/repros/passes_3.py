@@ -71,3 +71,10 @@ keep_repro('test_dataflow_inplace_reshape_view', 'DataflowUseInplaceCalls', 'sem
         ),
         outputs=(2,),
     ))
+
+keep_repro('test_lazy_set_output_dataflow_block', 'LazySetOutput', 'well_formed',
+    GraphSpec(
+        inputs=(TensorDecl(name='p0', shape=(2,), dtype='float32', const=False),),
+        nodes=(Node(op='abs', args=(0,), attrs=(), shape=(2,), dtype='float32'),),
+        outputs=(1,),
+    ))
