@@ -316,3 +316,16 @@ keep_repro('test_lift_transform_params_weights_only_output', 'LiftTransformParam
         ),
         num_input=1, weights=(1,),
     ))
+
+keep_repro('test_lazy_params_rewrite_every_function', 'LazyGetInput', 'semantics_preserved',
+    ProgramSpec(
+        graph=GraphSpec(
+            inputs=(
+                TensorDecl(name='p0', shape=(1,), dtype='float32', const=False),
+                TensorDecl(name='c1', shape=(1,), dtype='float32', const=True),
+            ),
+            nodes=(Node(op='abs', args=(1,), attrs=(), shape=(1,), dtype='float32'),),
+            outputs=(2,),
+        ),
+        regions=(Region(start=0, stop=1, form='function', name='relu', options=(('private', False),)),),
+    ))
