@@ -340,3 +340,12 @@ register_known_bug(KnownBug(
     message=r"reference nan\b",
     ir=r"R\.(?:min|max)\(",
 ))
+register_known_bug(KnownBug(
+    name="test_fast_erf_float16_exceeds_one",
+    repro="tests/expected_findings/test_fast_erf_float16_exceeds_one.py",
+    note="FastMathTransform's float16 erf (TOPI fast_erf, a polynomial evaluated in float16) returns up to "
+         "1.041 where erf saturates at 1 (|x| >= 3): float32's fast_erf is right to 7 digits",
+    subjects=("FastMathTransform",),
+    message=r"wrong numbers",
+    ir=r"(?s)\A(?=.*\bR\.(?:erf|nn\.gelu)\()(?=.*float16)",
+))

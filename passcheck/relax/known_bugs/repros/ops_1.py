@@ -324,3 +324,10 @@ keep_repro('test_split_index_past_end_legalize', 'LegalizeOps', 'signature_prese
         ),
         outputs=(2,),
     ))
+
+keep_repro('test_fast_erf_float16_exceeds_one', 'FastMathTransform', 'semantics_preserved',
+    GraphSpec(
+        inputs=(TensorDecl(name='p0', shape=(1,), dtype='float16', const=False, lo=-100.0, hi=100.0),),
+        nodes=(Node(op='erf', args=(0,), attrs=(), shape=(1,), dtype='float16'),),
+        outputs=(1,),
+    ))
