@@ -201,3 +201,17 @@ def test_a_program_that_writes_into_its_argument_is_caught_and_leaves_the_inputs
     with pytest.raises(WroteIntoArgument, match="main wrote into its argument 0"):
         case.run("built")
     assert all(np.array_equal(a, b) for a, b in zip(given, [a for a in case.calls()[0] if isinstance(a, np.ndarray)]))
+
+
+def test_a_helper_is_called_on_arguments_it_is_defined_on() -> None:
+    """functions_agree draws a public helper's arguments itself: an integer one is never 0, which a
+    helper taking the modulus by its parameter is undefined on (int8 mod by 0 killed the worker
+    with SIGFPE, before and after alike: a false alarm under DeadCodeElimination, seed 36)."""
+    from passcheck.core.engine.repro import recheck
+
+    helper_mod = ProgramSpec(
+        GraphSpec(inputs=(TensorDecl("p0", (8,), "int8", False, lo=-128.0, hi=127.0),
+                          TensorDecl("p6", (8,), "int8", False, lo=1.0, hi=7.0)),
+                  nodes=(Node("mod", (0, 1), (), (8,), "int8"),), outputs=(2,)),
+        (Region(0, 1, "function", "helper", options=(("private", False),)),))
+    assert recheck("DeadCodeElimination", "functions_agree", helper_mod) == 0
