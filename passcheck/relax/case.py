@@ -53,6 +53,8 @@ class RelaxCase(Case):
         # dtypes the pass under test computes in another by design (ToMixedPrecision: float32 in
         # float16): the reference's bounds are derived for that dtype
         self.computed_in: dict[str, str] = {}
+        # the algebra the pass applies by design (``equivalents.py``): its rounding is allowed too
+        self.equivalent: Any = None
         self.tensor_inputs = bool(getattr(spec, "tensor_inputs", False))
         # how a module whose main the pass changed by design is called (``conventions.py``), by name
         self.conventions: dict[str, str] = {}
@@ -92,7 +94,9 @@ class RelaxCase(Case):
     def reference(self) -> list[reference.Approx]:
         if self.no_reference:
             raise Unknown(self.no_reference)
-        return self.memo("reference", lambda: reference.evaluate(self.spec, self.params(), self.computed_in))
+        return self.memo("reference", lambda: reference.allowing(
+            reference.evaluate(self.spec, self.params(), self.computed_in), self.equivalent, self.spec,
+            lambda spec: reference.evaluate(spec, self.params(), self.computed_in)))
 
     def run(self, which: str = "after") -> list[np.ndarray]:
         """Compile ``built``/``before``/``after`` (or a stage name) and run it on ``params()``.

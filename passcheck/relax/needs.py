@@ -10,11 +10,13 @@ The declarations live in ``needs_by_pass.py``; a pass nobody declared draws the 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from passcheck.core.registry import Registry
 from passcheck.relax.graphs import GraphBias
 from passcheck.relax.program.draw import StructureBias
+from passcheck.relax.spec import GraphSpec
 
 
 @dataclass(frozen=True)
@@ -32,6 +34,9 @@ class PassNeeds:
     # why the pass runs on the drawn program as it is rather than at its place in TVM's pipelines
     # (read from TVM: ``pipelines.py``); "" where it runs at that place
     unplaced: str = ""
+    # the algebra it applies by design, as a rewrite of the drawn graph whose rounding the reference
+    # allows too (``equivalents.py``); None: it computes what its input computes, op for op
+    equivalent: Callable[[GraphSpec], GraphSpec | None] | None = None
 
     @property
     def text(self) -> str:

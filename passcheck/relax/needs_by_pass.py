@@ -4,6 +4,7 @@ pipelines is not declared here: it is read from TVM (``pipelines.py``)."""
 
 from __future__ import annotations
 
+from passcheck.relax.equivalents import expand_matmul_of_sum
 from passcheck.relax.graphs import GraphBias
 from passcheck.relax.needs import PassNeeds, declare
 from passcheck.relax.pattern_tables import PATTERN_OPS
@@ -105,7 +106,7 @@ declare(PassNeeds("FuseTransposeMatmul", "x @ permute_dims(w)", bias=motif("tran
 declare(PassNeeds("ReorderTakeAfterMatmul", "x @ take(w, indices, axis=1)", bias=motif("take_matmul"),
                   structure=GRAPHS))
 declare(PassNeeds("ExpandMatmulOfSum", "x @ (a + b) with a, b not known at compile time",
-                  bias=motif("matmul_of_sum"), structure=GRAPHS))
+                  bias=motif("matmul_of_sum"), structure=GRAPHS, equivalent=expand_matmul_of_sum))
 declare(PassNeeds("ReorderPermuteDimsAfterConcat", "concat of permute_dims with the same axes",
                   bias=motif("permuted_concat"), structure=GRAPHS))
 declare(PassNeeds("FoldBatchnormToConv2D", "batch_norm over a conv2d's channels, weights and statistics constant",

@@ -60,6 +60,7 @@ class RelaxPassSubject(Subject):
     sample_extras: tuple[tuple[str, Any], ...] = ()  # to validate an --impl before the run
     co_run: tuple[tuple[str, str], ...] = ()  # modules the properties always run together
     computed_in: tuple[tuple[str, str], ...] = ()  # (dtype, the dtype the pass computes it in by design)
+    equivalent: Any = None  # the algebra it applies by design (``PassNeeds.equivalent``)
     # the rest of tvm.compile's lowering after the pass (it runs at its place there): what
     # compiles its input and output; None: they are not lowered yet (tvm.compile's whole pipeline)
     finish: tuple[str, ...] | None = None
@@ -125,6 +126,7 @@ class RelaxPassSubject(Subject):
         if self.convention:
             case.conventions["after"] = self.convention
         case.computed_in = dict(self.computed_in)
+        case.equivalent = self.equivalent
         prepared = case.built
         for name in self.prerequisites:
             try:
@@ -376,6 +378,7 @@ def generic_subject(name: str) -> RelaxPassSubject | None:
     return GenericRelaxSubject(name=name, summary=f"relax.transform.{name} (generic properties)",
                                make_pass=lambda extras: factory(), stage=name, needs=needs.text, bias=needs.bias,
                                structure=needs.structure, convention=needs.convention, groups=needs.groups,
+                               equivalent=needs.equivalent,
                                prerequisites=_lifted_first(where) + (where.before if where else ()) + needs.prerequisites,
                                finish=where.after if where and where.compiles_rest else None)
 

@@ -7,7 +7,7 @@ a tolerance for each output element falls out of the computation rather than a f
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import numpy as np
 
@@ -60,3 +60,17 @@ def _cast_bound(v: np.ndarray, dtype: str) -> np.ndarray:
     """How far a cast of exact values ``v`` into ``dtype`` may move them (inf: out of its range)."""
     e = np.abs(v) * unit_roundoff(dtype) + underflow(unit_roundoff(dtype))
     return np.where(np.abs(v) < 0.5 * DTYPE_MAX[dtype], e, np.inf)
+
+
+def allowing(refs: list[Approx], equivalent: Callable[[GraphSpec], GraphSpec | None] | None, spec: GraphSpec,
+             evaluate_other: Callable[[GraphSpec], list[Approx]]) -> list[Approx]:
+    """``refs`` with each bound widened to the bound of the same output computed the way the pass
+    rewrites it by design (``equivalent(spec)``, evaluated by ``evaluate_other``), where it
+    rewrites anything."""
+    other = equivalent(spec) if equivalent is not None else None
+    if other is None:
+        return refs
+    for ref, alt in zip(refs, evaluate_other(other), strict=True):
+        if np.shape(ref.e) == np.shape(alt.e):
+            ref.e = np.maximum(ref.e, alt.e)
+    return refs
