@@ -11,13 +11,10 @@ the input's). A rewrite that finds nothing returns None.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
 
 from passcheck.relax.program.spec import consumers
 from passcheck.relax.spec import GraphSpec, Node
-
-Equivalent = Callable[[GraphSpec], "GraphSpec | None"]
 
 
 def expand_matmul_of_sum(graph: GraphSpec) -> GraphSpec | None:
