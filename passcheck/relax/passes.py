@@ -379,17 +379,8 @@ def generic_subject(name: str) -> RelaxPassSubject | None:
                                make_pass=lambda extras: factory(), stage=name, needs=needs.text, bias=needs.bias,
                                structure=needs.structure, convention=needs.convention, groups=needs.groups,
                                equivalent=needs.equivalent,
-                               prerequisites=_lifted_first(where) + (where.before if where else ()) + needs.prerequisites,
+                               prerequisites=(where.prerequisites if where else ()) + needs.prerequisites,
                                finish=where.after if where and where.compiles_rest else None)
-
-
-def _lifted_first(where: Any) -> tuple[str, ...]:
-    """A pass tvm.compile runs after LegalizeOps is given what tvm.compile is: a module without local
-    functions (it lowers none: its VMShapeLower asks for LambdaLift first, and passcheck's compile
-    lifts them before it too). Lifting them after the pass instead would hand the VM a closure the
-    pipeline never saw lowered."""
-    return ("LambdaLift",) if where is not None and where.pipeline == "tvm.compile" and "LegalizeOps" in where.before \
-        else ()
 
 
 def custom_subject(spec: str) -> RelaxPassSubject:

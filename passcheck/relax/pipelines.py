@@ -33,6 +33,14 @@ class Place:
         else the output is compiled with the whole default pipeline (it is not lowered yet)."""
         return self.pipeline == "tvm.compile"
 
+    @property
+    def prerequisites(self) -> tuple[str, ...]:
+        """What the pass is given: the passes before it, local functions lifted first where
+        tvm.compile runs it after LegalizeOps (tvm.compile lowers none; passcheck's compile lifts
+        them before it too: lifting them after the pass would hand the VM a closure never lowered)."""
+        lifted = ("LambdaLift",) if self.pipeline == "tvm.compile" and "LegalizeOps" in self.before else ()
+        return lifted + self.before
+
 
 def make_pass(name: str) -> Any:
     """A pass by the name ``place`` gives it (``backend.X`` for relax.backend's)."""
