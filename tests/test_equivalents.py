@@ -40,3 +40,19 @@ def test_cancelling_terms_are_no_false_alarm_and_a_dropped_term_is_caught() -> N
     from passcheck.relax.tolerance import allowed
 
     assert np.all(np.abs(dropped - ref.v) > allowed(ref, F))
+
+
+def test_later_sums_are_found_by_the_drawn_graph_s_ids() -> None:
+    """Two matmuls of sums: the second is found although the first's expansion moved every later
+    value by two (it was looked up by its new id: IndexError on 264 of 500 examples)."""
+    graph = GraphSpec(
+        inputs=(*GRAPH.inputs, TensorDecl("p3", (5, 2), F, False), TensorDecl("p4", (5, 2), F, False)),
+        nodes=(Node("add", (1, 2), (), (1, 5), F), Node("matmul", (0, 5), (), (1, 5), F),
+               Node("add", (3, 4), (), (5, 2), F), Node("matmul", (6, 7), (), (1, 2), F)),
+        outputs=(8,))
+    expanded = expand_matmul_of_sum(graph)
+    assert expanded is not None
+    assert [(n.op, n.args) for n in expanded.nodes] == [
+        ("add", (1, 2)), ("matmul", (0, 1)), ("matmul", (0, 2)), ("add", (6, 7)),
+        ("add", (3, 4)), ("matmul", (8, 3)), ("matmul", (8, 4)), ("add", (10, 11))]
+    assert expanded.outputs == (12,)

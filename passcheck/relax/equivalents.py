@@ -25,10 +25,10 @@ def expand_matmul_of_sum(graph: GraphSpec) -> GraphSpec | None:
     nodes: list[Node] = []
     moved: dict[int, int] = {i: i for i in range(n_in)}  # old value id -> new
     changed = False
-    for j, node in enumerate(graph.nodes):
-        args = tuple(moved[a] for a in node.args)
-        node = replace(node, args=args)
-        s = node.args[1] if node.op == "matmul" and len(node.args) == 2 else -1
+    for j, drawn in enumerate(graph.nodes):
+        args = tuple(moved[a] for a in drawn.args)
+        node = replace(drawn, args=args)
+        s = drawn.args[1] if drawn.op == "matmul" and len(drawn.args) == 2 else -1  # (the drawn graph's ids)
         add = graph.nodes[s - n_in] if s >= n_in else None
         if (add is not None and add.op == "add" and used.get(s) == {j} and s not in graph.outputs
                 and all(graph.value_shape(t) == add.shape and graph.value_dtype(t) == add.dtype for t in add.args)):
