@@ -27,8 +27,10 @@ def test_the_rewrite_is_the_pass_s_algebra() -> None:
     assert [(n.op, n.args) for n in expanded.nodes] == [("add", (1, 2)), ("matmul", (0, 1)), ("matmul", (0, 2)),
                                                         ("add", (4, 5))]
     assert expanded.outputs == (6,)
-    # the sum read elsewhere too (returned): the pass leaves it, and so does the rewrite
-    assert expand_matmul_of_sum(GraphSpec(GRAPH.inputs, GRAPH.nodes, (3, 4))) is None
+    # the sum read elsewhere too (returned, or by another matmul): the pass expands it all the same
+    also = expand_matmul_of_sum(GraphSpec(GRAPH.inputs, GRAPH.nodes, (3, 4)))
+    assert also is not None and also.outputs == (3, 6)
+    assert expand_matmul_of_sum(GraphSpec(GRAPH.inputs, GRAPH.nodes[:1], (3,))) is None
 
 
 def test_cancelling_terms_are_no_false_alarm_and_a_dropped_term_is_caught() -> None:

@@ -13,15 +13,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from passcheck.relax.program.spec import consumers
 from passcheck.relax.spec import GraphSpec, Node
 
 
 def expand_matmul_of_sum(graph: GraphSpec) -> GraphSpec | None:
-    """Every ``matmul(x, add(a, b))`` whose sum nothing else reads (and whose terms have its
-    shape) as ``add(matmul(x, a), matmul(x, b))``."""
+    """Every ``matmul(x, add(a, b))`` (whose terms have the sum's shape) as ``add(matmul(x, a),
+    matmul(x, b))``, the sum kept for whatever else reads it (the pass expands it all the same)."""
     n_in = len(graph.inputs)
-    used = consumers(graph)
     nodes: list[Node] = []
     moved: dict[int, int] = {i: i for i in range(n_in)}  # old value id -> new
     changed = False
@@ -30,7 +28,7 @@ def expand_matmul_of_sum(graph: GraphSpec) -> GraphSpec | None:
         node = replace(drawn, args=args)
         s = drawn.args[1] if drawn.op == "matmul" and len(drawn.args) == 2 else -1  # (the drawn graph's ids)
         add = graph.nodes[s - n_in] if s >= n_in else None
-        if (add is not None and add.op == "add" and used.get(s) == {j} and s not in graph.outputs
+        if (add is not None and add.op == "add"
                 and all(graph.value_shape(t) == add.shape and graph.value_dtype(t) == add.dtype for t in add.args)):
             first = n_in + len(nodes)
             nodes += [replace(node, args=(args[0], moved[add.args[0]])), replace(node, args=(args[0], moved[add.args[1]]))]
