@@ -96,7 +96,7 @@ class RelaxCase(Case):
             raise Unknown(self.no_reference)
         return self.memo("reference", lambda: reference.allowing(
             reference.evaluate(self.spec, self.params(), self.computed_in), self.equivalent, self.spec,
-            lambda spec: reference.evaluate(spec, self.params(), self.computed_in)))
+            self.params(), self.computed_in))
 
     def run(self, which: str = "after") -> list[np.ndarray]:
         """Compile ``built``/``before``/``after`` (or a stage name) and run it on ``params()``.

@@ -294,7 +294,7 @@ def call_main(vm: Any, name: str, params: list[np.ndarray], tensors: bool = Fals
                 raise WroteIntoArgument(
                     f"{name} wrote into its argument {i} (a tensor its caller passed, shape {list(p.shape)} "
                     f"{p.dtype}): a function must leave its caller's tensors as they were -- TVM's "
-                    "DataflowUseInplaceCalls never writes into a parameter")
+                    "DataflowUseInplaceCalls should never write into a parameter")
         return outputs
 
 

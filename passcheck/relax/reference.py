@@ -63,14 +63,14 @@ def _cast_bound(v: np.ndarray, dtype: str) -> np.ndarray:
 
 
 def allowing(refs: list[Approx], equivalent: Callable[[GraphSpec], GraphSpec | None] | None, spec: GraphSpec,
-             evaluate_other: Callable[[GraphSpec], list[Approx]]) -> list[Approx]:
-    """``refs`` with each bound widened to the bound of the same output computed the way the pass
-    rewrites it by design (``equivalent(spec)``, evaluated by ``evaluate_other``), where it
+             params: list[np.ndarray], computed_in: Mapping[str, str] | None = None) -> list[Approx]:
+    """``refs`` (``spec``'s reference on ``params``) with each bound widened to the bound of the
+    same output computed the way the pass rewrites it by design (``equivalent(spec)``), where it
     rewrites anything."""
     other = equivalent(spec) if equivalent is not None else None
     if other is None:
         return refs
-    for ref, alt in zip(refs, evaluate_other(other), strict=True):
+    for ref, alt in zip(refs, evaluate(other, params, computed_in), strict=True):
         if np.shape(ref.e) == np.shape(alt.e):
             ref.e = np.maximum(ref.e, alt.e)
     return refs

@@ -57,8 +57,7 @@ class ProgramCase(RelaxCase):
         refs = [r for truths in self.program.runs() for r in evaluate(self.program, self.params(), truths, self.computed_in)]
         if self.program.conds:
             return refs  # (a rewrite by design of a graph with branches: not widened)
-        return reference.allowing(refs, self.equivalent, self.program.graph,
-                                  lambda graph: reference.evaluate(graph, self.params(), self.computed_in))
+        return reference.allowing(refs, self.equivalent, self.program.graph, self.params(), self.computed_in)
 
 
 def _program_case(subject: str, prog: ProgramSpec) -> ProgramCase:
