@@ -9,6 +9,10 @@ RewriteDataflowReshape then turns the same-shape broadcast_to, a pure copy of in
 in-place the same way writes into the caller's tensor. The in-place pass decides on IR where the
 view does not yet exist; the lowering that creates it does not know a later call writes in
 place. Found by its campaign (seed 36: 1 wrong result, 6 writes into main's argument, of 500).
+
+The same happens with no view at all: ``grad.no_grad``, ``grad.start_checkpoint`` and
+``grad.end_checkpoint`` legalize to their argument itself, so ``lv = R.grad.end_checkpoint(p0)``
+is ``p0``, and an in-place ``R.add(lv, p1)`` writes into the caller's tensor (seed 20670: 7 of 500).
 """
 
 from __future__ import annotations
@@ -32,6 +36,15 @@ ARGUMENT = GraphSpec(
     nodes=(Node(op="broadcast_to", args=(0,), attrs=(("shape", (2,)),), shape=(2,), dtype="float32"),
            Node(op="silu", args=(1,), attrs=(), shape=(2,), dtype="float32")),
     outputs=(2,),
+)
+
+# no view: the op is an alias of main's parameter once legalized
+ALIAS = GraphSpec(
+    inputs=(TensorDecl(name="p0", shape=(), dtype="float32", const=False),
+            TensorDecl(name="p1", shape=(), dtype="float32", const=False)),
+    nodes=(Node(op="grad.end_checkpoint", args=(0,), attrs=(), shape=(), dtype="float32"),
+           Node(op="add", args=(2, 1), attrs=(), shape=(), dtype="float32")),
+    outputs=(3,),
 )
 
 
@@ -58,11 +71,37 @@ def test_the_inplace_write_still_reaches_the_view() -> None:
     assert not np.allclose(run_relax(inplace, [data])[0], silu, rtol=1e-3)
 
 
+def test_an_alias_of_a_parameter_is_written_into() -> None:
+    import tvm
+    from tvm import relax
+    from tvm.relax import op as R
+
+    bb = relax.BlockBuilder()
+    x, y = (relax.Var(n, relax.TensorType((2,), "float32")) for n in ("x", "y"))
+    with bb.function("main", [x, y]):
+        with bb.dataflow():
+            lv = bb.emit(R.grad.end_checkpoint(x))
+            out = bb.emit_output(R.add(lv, y))
+        bb.emit_func_output(out)
+    inplace = relax.transform.DataflowUseInplaceCalls()(bb.get())
+    assert "call_tir_inplace" in inplace.script()
+    # legalized, lv is x itself: the in-place add's operand is the caller's tensor
+    legal = relax.transform.LegalizeOps()(inplace)
+    main = legal["main"].body.blocks[0].bindings
+    assert main[0].value.same_as(legal["main"].params[0])
+    data = [np.array([1.0, 2.0], "float32"), np.array([3.0, 4.0], "float32")]
+    args = [tvm.runtime.tensor(d) for d in data]
+    relax.VirtualMachine(tvm.compile(legal, target="llvm"), tvm.cpu())["main"](*args)
+    assert args[0].numpy().tolist() == [4.0, 6.0]  # x was [1, 2]
+
+
 def test_passcheck_reports_it() -> None:
     assert recheck("DataflowUseInplaceCalls", "semantics_preserved", GRAPH) == 1
     assert recheck("DataflowUseInplaceCalls", "semantics_preserved", ARGUMENT) == 1
+    assert recheck("DataflowUseInplaceCalls", "semantics_preserved", ALIAS) == 1
 
 
 def test_dataflow_inplace_reshape_view() -> None:
     assert_recognised("DataflowUseInplaceCalls", "semantics_preserved", GRAPH, "test_dataflow_inplace_reshape_view")
     assert_recognised("DataflowUseInplaceCalls", "semantics_preserved", ARGUMENT, "test_dataflow_inplace_reshape_view")
+    assert_recognised("DataflowUseInplaceCalls", "semantics_preserved", ALIAS, "test_dataflow_inplace_reshape_view")

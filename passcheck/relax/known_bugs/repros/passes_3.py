@@ -78,3 +78,15 @@ keep_repro('test_lazy_set_output_dataflow_block', 'LazySetOutput', 'well_formed'
         nodes=(Node(op='abs', args=(0,), attrs=(), shape=(2,), dtype='float32'),),
         outputs=(1,),
     ))
+
+# no view: grad.end_checkpoint legalizes to its argument, main's parameter
+keep_repro('test_dataflow_inplace_reshape_view', 'DataflowUseInplaceCalls', 'semantics_preserved',
+    GraphSpec(
+        inputs=(TensorDecl(name='p0', shape=(), dtype='float32', const=False),
+                TensorDecl(name='p1', shape=(), dtype='float32', const=False)),
+        nodes=(
+            Node(op='grad.end_checkpoint', args=(0,), attrs=(), shape=(), dtype='float32'),
+            Node(op='add', args=(2, 1), attrs=(), shape=(), dtype='float32'),
+        ),
+        outputs=(3,),
+    ))
