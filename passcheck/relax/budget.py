@@ -67,4 +67,5 @@ BUDGETED = {
     "test_fold_constant_checkpoint": "grad checkpoints in FoldConstant's graphs (its bias)",
     "test_fold_constant_dynamic_strided_slice": "dynamic_strided_slice in FoldConstant's graphs (its bias)",
     "test_dynamic_strided_slice_empty": "dynamic_strided_slice with begin past end (relax/ops/shape.py)",
+    "test_lift_transform_params_weights_only_output": "outputs computed from weights alone (StructureBias)",
 }

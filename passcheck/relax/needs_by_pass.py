@@ -72,13 +72,16 @@ declare(PassNeeds("Normalize", "expressions not in normal form (a call nested in
 # -- parameters split by num_input ----------------------------------------------------------------
 _CONSTANTS = GraphBias(const_bias=0.8, prefer_const=0.6, op_weights=(("permute_dims", 4.0), ("multiply", 4.0),
                                                                      ("add", 4.0), ("matmul", 3.0)))
+# (an output computed from weights alone meets a kept bug: 199 of LiftTransformParams' 500 examples
+# at seed 20670 before it was drawn at its budget)
+_LIFTED = StructureBias(weights=1.0, weights_only_bug="test_lift_transform_params_weights_only_output")
 declare(PassNeeds("LiftTransformParams", groups=("lifted-params",), needs="computations on weights (parameters after num_input) only",
-                  bias=_CONSTANTS, structure=StructureBias(weights=1.0), convention="lifted",
+                  bias=_CONSTANTS, structure=_LIFTED, convention="lifted",
                   unplaced="the one TVM pipeline that runs it (static_shape_tuning) runs it after FuseOps, where a "
                            "weight's computation is fused with the inputs' and nothing is left to lift; frontends "
                            "and TVM's own tests run it on the graph"))
 declare(PassNeeds("LazyTransformParams", groups=("lifted-params",), needs="a *transform_params function (LiftTransformParams makes main_transform_params)",
-                  bias=_CONSTANTS, structure=StructureBias(weights=1.0), prerequisites=("LiftTransformParams",),
+                  bias=_CONSTANTS, structure=_LIFTED, prerequisites=("LiftTransformParams",),
                   convention="lazy_params"))
 declare(PassNeeds("BundleModelParams", "weights (parameters after num_input)",
                   bias=_CONSTANTS, structure=StructureBias(weights=1.0), convention="bundled"))

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from passcheck.core.rounding import INT_RANGE
 from passcheck.relax.graphs import GraphBias, relax_graphs
+from passcheck.relax.ops.base import budget_roll, op_registry, open_for
 from passcheck.relax.ops.base import chance as _chance
-from passcheck.relax.ops.base import op_registry
 from passcheck.relax.program.spec import (
     Cond,
     ProgramSpec,
@@ -55,6 +55,8 @@ class StructureBias:
     vdevice: float = 0.0  # chance of R.hint_on_device annotations (only RealizeVDevice lowers them)
     patterns: bool = False  # draw a FuseOpsByPattern table from the graph's ops (extras["patterns"])
     options: tuple[tuple[str, float], ...] = ()  # per-form options' chances ("inplace", "unused_param", ...)
+    weights_only_bug: str = ""  # a kept bug an output computed from weights alone meets: at its budget
+    # (else a constant such an output reads is passed as an input: it reads an input and weights)
     min_regions: int = 0  # redraw the layout (a few times) until it has this many regions
 
 
@@ -73,10 +75,14 @@ def _programs(draw: Any, graph: GraphSpec, sb: StructureBias) -> ProgramSpec:
     regions = _regions(draw, graph, sb, 0, len(graph.nodes), 0, conds, top=True)
     prog = ProgramSpec(graph, tuple(regions), tuple(conds))
     if chance(draw, sb.weights):
-        consts = [i for i, d in enumerate(graph.inputs) if d.const]
+        made_inputs: set[int] = set()
+        if sb.weights_only_bug and not open_for(budget_roll(draw), sb.weights_only_bug):
+            made_inputs = _inputs_for_constant_outputs(graph)
+        consts = [i for i, d in enumerate(graph.inputs) if d.const and i not in made_inputs]
         weights = consts if sb.every_weight else \
             draw(st.lists(st.sampled_from(consts), unique=True, min_size=1, max_size=len(consts))) if consts else []
-        inputs = tuple(replace(d, const=False) if i in weights else d for i, d in enumerate(graph.inputs))
+        inputs = tuple(replace(d, const=False) if i in weights or i in made_inputs else d
+                       for i, d in enumerate(graph.inputs))
         prog = replace(prog, graph=replace(graph, inputs=inputs), num_input=0, weights=tuple(sorted(weights)))
     if sb.patterns:
         table = _pattern_table(draw, prog.graph)
@@ -98,6 +104,20 @@ def _programs(draw: Any, graph: GraphSpec, sb: StructureBias) -> ProgramSpec:
         if picked:
             options.append((key, tuple(sorted(picked))))
     return replace(prog, options=tuple(options))
+
+
+def _inputs_for_constant_outputs(graph: GraphSpec) -> set[int]:
+    """Constants to pass as inputs so that no output is computed from constants alone: one of
+    each such output's (made weights, it would be computed from weights alone)."""
+    n_in = len(graph.inputs)
+    reads: list[set[int]] = [{i} for i in range(n_in)]
+    for node in graph.nodes:
+        reads.append(set().union(*(reads[a] for a in node.args)) if node.args else set())
+    made: set[int] = set()
+    for o in graph.outputs:
+        if reads[o] and all(graph.inputs[i].const and i not in made for i in reads[o]):
+            made.add(min(reads[o]))
+    return made
 
 
 def _pattern_table(draw: Any, graph: GraphSpec) -> tuple[tuple[str, tuple[str, ...]], ...]:
