@@ -122,3 +122,14 @@ register_known_bug(KnownBug(
     message=r"could not be found in any group",
     ir=r"\n {8}@R\.function",
 ))
+register_known_bug(KnownBug(
+    name="test_lift_transform_params_name_taken",
+    repro="tests/expected_findings/test_lift_transform_params_name_taken.py",
+    note="LiftTransformParams takes an existing function named main_transform_params for its own earlier "
+         "output: it removes that function's GlobalVar (composing it with what it lifts), and main's call "
+         "to it is left to an undefined GlobalVar",
+    subjects=("LiftTransformParams", "LazyTransformParams"),
+    message=r"GlobalVar I\.GlobalVar\(\"main_transform_params\"\) is not defined"
+            r"|Cannot find ffi::Function main_transform_params\b",
+    ir=r"def main_transform_params\(",
+))

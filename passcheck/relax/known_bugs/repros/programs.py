@@ -329,3 +329,21 @@ keep_repro('test_lazy_params_rewrite_every_function', 'LazyGetInput', 'semantics
         ),
         regions=(Region(start=0, stop=1, form='function', name='relu', options=(('private', False),)),),
     ))
+
+_NAME_TAKEN = ProgramSpec(
+        graph=GraphSpec(
+            inputs=(
+                TensorDecl(name='p0', shape=(1,), dtype='float32', const=False),
+                TensorDecl(name='c1', shape=(1,), dtype='float32', const=False),
+            ),
+            nodes=(
+                Node(op='abs', args=(0,), attrs=(), shape=(1,), dtype='float32'),
+                Node(op='add', args=(2, 1), attrs=(), shape=(1,), dtype='float32'),
+            ),
+            outputs=(3,),
+        ),
+        regions=(Region(start=0, stop=1, form='function', name='main_transform_params', options=(('private', False),)),),
+        num_input=0, weights=(1,),
+    )
+for _prop in ('well_formed', 'semantics_preserved', 'lifted_params_agree'):
+    keep_repro('test_lift_transform_params_name_taken', 'LiftTransformParams', _prop, _NAME_TAKEN)

@@ -1,0 +1,74 @@
+"""TVM 0.27 bug: LiftTransformParams breaks a module that already has a function named
+``main_transform_params``.
+
+The pass names the function it lifts ``main``'s weight computations into ``main_transform_params``
+and, where a function of that name exists, takes it for its own earlier output (lifting twice
+composes the two): it removes that function's GlobalVar and adds the composition under a new one.
+A helper of that name that ``main`` calls is removed from under the call: the output module is
+ill-formed (``GlobalVar main_transform_params is not defined``) and the VM cannot find the
+function. Where the name is free the same program lifts correctly. passcheck draws function names
+passes generate themselves (issue 19); found by LiftTransformParams' campaign (seed 20670: 32 of
+500 examples).
+"""
+
+from __future__ import annotations
+
+from known_bug_check import assert_recognised
+
+from passcheck.core.engine.repro import recheck
+from passcheck.relax.program.spec import ProgramSpec, Region
+from passcheck.relax.spec import GraphSpec, Node, TensorDecl
+
+
+def _example(name: str) -> ProgramSpec:
+    return ProgramSpec(
+        GraphSpec(inputs=(TensorDecl(name="p0", shape=(1,), dtype="float32", const=False),
+                          TensorDecl(name="c1", shape=(1,), dtype="float32", const=False)),
+                  nodes=(Node(op="abs", args=(0,), attrs=(), shape=(1,), dtype="float32"),
+                         Node(op="add", args=(2, 1), attrs=(), shape=(1,), dtype="float32")),
+                  outputs=(3,)),
+        regions=(Region(start=0, stop=1, form="function", name=name, options=(("private", False),)),),
+        num_input=0, weights=(1,),
+    )
+
+
+EXAMPLE = _example("main_transform_params")
+
+
+def test_lift_transform_params_removes_a_function_main_calls() -> None:
+    from tvm import relax
+    from tvm.script import ir as I
+    from tvm.script import relax as R
+
+    @I.ir_module
+    class Module:
+        @R.function
+        def main_transform_params(a: R.Tensor((2,), "float32")) -> R.Tensor((2,), "float32"):
+            with R.dataflow():
+                gv = R.abs(a)
+                R.output(gv)
+            return gv
+
+        @R.function
+        def main(x: R.Tensor((2,), "float32"), w: R.Tensor((2,), "float32")) -> R.Tensor((2,), "float32"):
+            R.func_attr({"num_input": 1})
+            cls = Module
+            with R.dataflow():
+                lv = cls.main_transform_params(x)
+                gv = R.add(lv, w)
+                R.output(gv)
+            return gv
+
+    assert relax.analysis.check_well_formed(Module)
+    assert not relax.analysis.check_well_formed(relax.transform.LiftTransformParams()(Module))
+
+
+def test_passcheck_reports_it() -> None:
+    assert recheck("LiftTransformParams", "well_formed", EXAMPLE) == 1
+    assert recheck("LiftTransformParams", "well_formed", _example("helper")) == 0
+
+
+def test_lift_transform_params_name_taken() -> None:
+    assert_recognised("LiftTransformParams", "well_formed", EXAMPLE, "test_lift_transform_params_name_taken")
+    assert_recognised("LiftTransformParams", "semantics_preserved", EXAMPLE, "test_lift_transform_params_name_taken")
+    assert_recognised("LiftTransformParams", "lifted_params_agree", EXAMPLE, "test_lift_transform_params_name_taken")
