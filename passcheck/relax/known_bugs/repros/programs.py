@@ -347,3 +347,15 @@ _NAME_TAKEN = ProgramSpec(
     )
 for _prop in ('well_formed', 'semantics_preserved', 'lifted_params_agree'):
     keep_repro('test_lift_transform_params_name_taken', 'LiftTransformParams', _prop, _NAME_TAKEN)
+
+_SHAPE_PARAMETER = ProgramSpec(
+        graph=GraphSpec(
+            inputs=(TensorDecl(name='p0', shape=(1,), dtype='float32', const=False),),
+            nodes=(Node(op='abs', args=(0,), attrs=(), shape=(1,), dtype='float32'),),
+            outputs=(1,),
+        ),
+        regions=(Region(start=0, stop=1, form='branch', name='', options=(('cond', 0), ('tails', ((1, 'negative'),)))),),
+        conds=(Cond(kind='shape', threshold=0, dtype='int64'),),
+    )
+for _prop in ('well_formed', 'semantics_preserved'):
+    keep_repro('test_lazy_get_input_shape_parameter', 'LazyGetInput', _prop, _SHAPE_PARAMETER)
