@@ -82,8 +82,14 @@ def require(condition: object, message: str) -> None:
 def error_line(e: BaseException, limit: int = 400) -> str:
     """The line of an exception's message that says what went wrong: the last one, skipping
     TVM's trailing "# Metadata omitted ..." note (printed after the IR of some errors, it hid the
-    failed check above it)."""
-    lines = [ln for ln in str(e).strip().splitlines() if ln.strip() and not ln.lstrip().startswith("# Metadata omitted")]
+    failed check above it), and before the IR TVM prints after an error raised inside a pass (its
+    "Error in pass: NAME" and "Location (TVMScript):" block, whose last line is the module's
+    ``return``), with the pass's name."""
+    text, _, where = str(e).strip().partition("\nError in pass: ")
+    text = text.partition("\nLocation (TVMScript):")[0]
+    lines = [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("# Metadata omitted")]
+    if where and lines:
+        lines[-1] += f" (in {where.splitlines()[0].strip()})"
     # TVM's type checks start with the op's full repr (its argument docs: hundreds of characters),
     # which left the limit no room for what failed: the op's name says the same
     return _OP_REPR.sub(r"\1", lines[-1])[:limit] if lines else ""

@@ -101,6 +101,16 @@ register_known_bug(KnownBug(
     ir=r"R\.Tensor\(\((?:[^()\n]*, )?-\d+[,)]",
 ))
 register_known_bug(KnownBug(
+    name="test_split_index_past_end_partly_legalized",
+    repro="tests/expected_findings/test_split_index_past_end_legalize.py",
+    note="the same split, where a pass legalized a part's consumer for the clamped type (FastMathTransform's "
+         "fast_erf): tvm.compile's CallTIRRewrite is handed TOPI's unclamped part",
+    properties=("semantics_preserved",),
+    # (the unclamped type is made inside tvm.compile: neither module shows it, only the split)
+    message=r"Argument \d+ type mismatch: expected R\.Tensor\(.*, given R\.Tensor\(.*\(in CallTIRRewrite\)",
+    ir=r"R\.split\(",
+))
+register_known_bug(KnownBug(
     name="test_meshgrid_single_tensor_legalize",
     repro="tests/expected_findings/test_meshgrid_single_tensor_legalize.py",
     note="LegalizeOps lowers meshgrid of one tensor (typed as a 1-tuple) to a plain tensor, so the "

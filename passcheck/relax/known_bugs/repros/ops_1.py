@@ -331,3 +331,15 @@ keep_repro('test_fast_erf_float16_exceeds_one', 'FastMathTransform', 'semantics_
         nodes=(Node(op='erf', args=(0,), attrs=(), shape=(1,), dtype='float16'),),
         outputs=(1,),
     ))
+
+keep_repro('test_split_index_past_end_partly_legalized', 'FastMathTransform', 'semantics_preserved',
+    GraphSpec(
+        inputs=(TensorDecl(name='p0', shape=(1,), dtype='float32', const=False),),
+        nodes=(
+            Node(op='split', args=(0,), attrs=(('axis', 0), ('sections', (2,))), shape=(), dtype='float32',
+                 parts=((1,), (0,))),
+            Node(op='tuple_get_item', args=(1,), attrs=(('index', 0),), shape=(1,), dtype='float32'),
+            Node(op='erf', args=(2,), attrs=(), shape=(1,), dtype='float32'),
+        ),
+        outputs=(3,),
+    ))
