@@ -28,7 +28,8 @@ register_known_bug(KnownBug(
          "normalizes (a TupleGetItem of a closure returning several values, an op taking the tensor one returns), "
          "so tvm.compile raises on a lifted closure whose result is read",
     message=r"The type of Tuple must be TupleType, but expression \w+ has type R\.Any"
-            r"|Argument \d+ type mismatch: expected R\.Tensor\(.*\), given R\.Any",
+            r"|Argument \d+ type mismatch: expected R\.Tensor\(.*\), given R\.Any"
+            r"|requires argument \d+ \(\w+\) to be a tensor\.\s+However, the argument \w+ is instead of type R\.Any",
 ))
 register_known_bug(KnownBug(
     name="test_merge_composite_functions_extern_call",
