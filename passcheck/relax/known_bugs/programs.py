@@ -143,3 +143,12 @@ register_known_bug(KnownBug(
     message=r"Var \w+ is not defined",
     ir=r"(?m)^\s*def main\(.*: R\.Shape\(\[\w",
 ))
+register_known_bug(KnownBug(
+    name="test_bundle_model_params_closure_capture",
+    repro="tests/expected_findings/test_bundle_model_params_closure_capture.py",
+    note="BundleModelParams replaces main's weights by fields of one tuple but leaves a local function that "
+         "captures a weight reading the weight's Var, now undefined (ill-formed)",
+    subjects=("BundleModelParams",),
+    message=r"Var \w+ is not defined",
+    ir=r"(?m)^ {8,}@R\.function",  # (a local function: indented inside main)
+))

@@ -372,3 +372,18 @@ keep_repro('test_lower_runtime_builtin_closure_tuple', 'CallTIRRewrite', 'semant
                         inner=(Region(start=0, stop=1, form='closure', name='helper', options=(('capture', True),)),)),),
         conds=(Cond(kind='tensor', threshold=0, dtype='int64'),),
     ))
+
+_CAPTURED_WEIGHT = ProgramSpec(
+        graph=GraphSpec(
+            inputs=(
+                TensorDecl(name='p0', shape=(1,), dtype='float32', const=False),
+                TensorDecl(name='c1', shape=(1,), dtype='float32', const=False),
+            ),
+            nodes=(Node(op='abs', args=(1,), attrs=(), shape=(1,), dtype='float32'),),
+            outputs=(2,),
+        ),
+        regions=(Region(start=0, stop=1, form='closure', name='helper', options=(('capture', True),)),),
+        num_input=0, weights=(1,),
+    )
+for _prop in ('well_formed', 'semantics_preserved'):
+    keep_repro('test_bundle_model_params_closure_capture', 'BundleModelParams', _prop, _CAPTURED_WEIGHT)
