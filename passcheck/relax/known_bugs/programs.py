@@ -152,3 +152,22 @@ register_known_bug(KnownBug(
     message=r"Var \w+ is not defined",
     ir=r"(?m)^ {8,}@R\.function",  # (a local function: indented inside main)
 ))
+register_known_bug(KnownBug(
+    name="test_lazy_transform_params_whole_tuple",
+    repro="tests/expected_findings/test_lazy_transform_params_whole_tuple.py",
+    note="LazyTransformParams rewrites only reads of the tuple parameter's fields: a transform_params that "
+         "returns the tuple whole (nothing was lifted) returns it undefined once the parameter is dropped",
+    subjects=("LazyTransformParams",),
+    message=r"Var model_params is not defined",
+    ir=r"\n\s+return model_params\n",
+))
+register_known_bug(KnownBug(
+    name="test_lazy_transform_params_no_parameters",
+    repro="tests/expected_findings/test_lazy_transform_params_no_parameters.py",
+    note="LazyTransformParams takes every function named *transform_params for one LiftTransformParams made "
+         "and reads its parameter unchecked: one without parameters raises IndexError",
+    subjects=("LazyTransformParams",),
+    properties=("pass_does_not_raise",),
+    message=r"IndexError: Index out of range",
+    ir=r"def \w*transform_params\(\)",
+))

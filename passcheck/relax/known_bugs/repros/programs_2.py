@@ -1,0 +1,33 @@
+"""Kept repros of known TVM bugs (programs, continued): each an example passcheck draws, the
+subject it runs and the property it fails, as plain data."""
+
+from passcheck.core.known import keep_repro
+from passcheck.relax.program.spec import ProgramSpec, Region
+from passcheck.relax.spec import GraphSpec, Node, TensorDecl
+
+_WHOLE_TUPLE = ProgramSpec(
+        graph=GraphSpec(
+            inputs=(
+                TensorDecl(name='p0', shape=(1,), dtype='float32', const=False),
+                TensorDecl(name='c1', shape=(1,), dtype='float32', const=False),
+            ),
+            nodes=(Node(op='add', args=(0, 1), attrs=(), shape=(1,), dtype='float32'),),
+            outputs=(2,),
+        ),
+        num_input=0, weights=(1,),
+    )
+for _prop in ('well_formed', 'semantics_preserved', 'lifted_params_agree'):
+    keep_repro('test_lazy_transform_params_whole_tuple', 'LazyTransformParams', _prop, _WHOLE_TUPLE)
+
+keep_repro('test_lazy_transform_params_no_parameters', 'LazyTransformParams', 'pass_does_not_raise',
+    ProgramSpec(
+        graph=GraphSpec(
+            inputs=(
+                TensorDecl(name='p0', shape=(1,), dtype='float32', const=False),
+                TensorDecl(name='c1', shape=(1,), dtype='float32', const=True),
+            ),
+            nodes=(Node(op='abs', args=(1,), attrs=(), shape=(1,), dtype='float32'),),
+            outputs=(2,),
+        ),
+        regions=(Region(start=0, stop=1, form='closure', name='main_transform_params'),),
+    ))

@@ -1,0 +1,51 @@
+"""TVM 0.27 bug: LazyTransformParams raises IndexError on a ``*transform_params`` function without
+parameters.
+
+The pass takes every function whose name ends in ``transform_params`` for one LiftTransformParams
+made and reads its parameter ``num_input`` (0 without the attribute) unchecked: a function of
+that name with no parameter (a helper main calls; a closure named ``main_transform_params``, which
+LambdaLift names ``main_main_transform_params``) makes it raise ``IndexError: Index out of range``
+instead of leaving the function alone or saying what it expects. passcheck draws names passes
+generate (issue 19); found by LazyTransformParams' campaign (seed 20670).
+"""
+
+from __future__ import annotations
+
+import pytest
+from known_bug_check import assert_recognised
+
+from passcheck.core.engine.repro import recheck
+from passcheck.relax.program.spec import ProgramSpec, Region
+from passcheck.relax.spec import GraphSpec, Node, TensorDecl
+
+EXAMPLE = ProgramSpec(
+    GraphSpec(inputs=(TensorDecl(name="p0", shape=(1,), dtype="float32", const=False),
+                      TensorDecl(name="c1", shape=(1,), dtype="float32", const=True)),
+              nodes=(Node(op="abs", args=(1,), attrs=(), shape=(1,), dtype="float32"),),
+              outputs=(2,)),
+    regions=(Region(start=0, stop=1, form="closure", name="main_transform_params"),),
+)
+
+
+def test_lazy_transform_params_indexes_a_missing_parameter() -> None:
+    import tvm.relax.op.vm  # noqa: F401  (the pass needs it imported: test_lazy_transform_params_missing_import)
+    from tvm import relax
+    from tvm.script import ir as I
+    from tvm.script import relax as R
+
+    @I.ir_module
+    class Module:
+        @R.function
+        def helper_transform_params() -> R.Tensor((1,), "float32"):
+            return R.const([1.0], "float32")
+
+    with pytest.raises(IndexError):
+        relax.transform.LazyTransformParams()(Module)
+
+
+def test_passcheck_reports_it() -> None:
+    assert recheck("LazyTransformParams", "pass_does_not_raise", EXAMPLE) == 1
+
+
+def test_lazy_transform_params_no_parameters() -> None:
+    assert_recognised("LazyTransformParams", "pass_does_not_raise", EXAMPLE, "test_lazy_transform_params_no_parameters")
