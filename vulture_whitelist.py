@@ -64,3 +64,5 @@ inline_drops_second_argument
 inplace_on_parameter
 # tests/tir/tir_buggy_passes.py: the planted index narrowing of tests/tir/test_tir_buggy_passes.py, named by spec
 narrow_int64_indices
+# tests/expected_findings/test_lazy_transform_params_no_parameters.py: a TVMScript function the pass finds by name
+helper_transform_params

@@ -219,3 +219,24 @@ def test_outputs_computed_from_weights_alone_come_at_their_budget() -> None:
     assert _share([_weights_only_output(p) for p in progs]) <= 0.02
     # weights that an output computed from an input too reads: what the pass lifts
     assert _share([bool(p.weights) for p in progs]) >= 0.5
+
+
+def test_weights_of_which_nothing_is_lifted_come_at_their_budget() -> None:
+    """LazyTransformParams returns an undefined tuple where LiftTransformParams lifted nothing (kept
+    bug): 78 of its 200 examples at seed 20670. Its programs now have weights only where main
+    computes something from them alone (a drawn ``x + f(w)``), outside the budget."""
+    from passcheck.relax.program.draw import _reads, relax_programs
+    from passcheck.relax.program.spec import node_id
+
+    def lifts(p: object) -> bool:
+        g, w = p.graph, set(p.weights)  # type: ignore[attr-defined]
+        n, reads = len(g.inputs), _reads(g)
+        c = {i for i, d in enumerate(g.inputs) if d.const}
+        return any(reads[n + j] & w and reads[n + j] <= w | c and node_id(g, j) not in g.outputs
+                   and not any(r.start <= j < r.stop for r in p.regions) for j in range(len(g.nodes)))  # type: ignore[attr-defined]
+
+    subject = resolve("LazyTransformParams")
+    progs = examples_of(relax_programs(subject.bias, subject.structure), 400, 1)  # type: ignore[attr-defined]
+    weighted = [p for p in progs if p.weights]
+    assert _share([not lifts(p) for p in weighted]) <= 0.05
+    assert len(weighted) >= 0.3 * len(progs)

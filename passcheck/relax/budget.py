@@ -68,4 +68,5 @@ BUDGETED = {
     "test_fold_constant_dynamic_strided_slice": "dynamic_strided_slice in FoldConstant's graphs (its bias)",
     "test_dynamic_strided_slice_empty": "dynamic_strided_slice with begin past end (relax/ops/shape.py)",
     "test_lift_transform_params_weights_only_output": "outputs computed from weights alone (StructureBias)",
+    "test_lazy_transform_params_whole_tuple": "weights of which nothing is lifted (StructureBias)",
 }

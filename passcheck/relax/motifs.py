@@ -299,6 +299,27 @@ def _constant_op(ctx: DrawContext, add: Add) -> bool:
     return True
 
 
+def _weight_transform(ctx: DrawContext, add: Add) -> bool:
+    """``x + f(w)`` with ``w`` a constant and ``f`` elementwise (``exp``, ``abs``, a product with
+    another constant, ...): a computation on constants that an op on an input reads, which
+    LiftTransformParams lifts once the constants are weights."""
+    x = _float_value(ctx, (1, 2, 3))
+    if x is None or x.const_only:
+        return False
+    w = _fresh(ctx, tuple(int(d) for d in x.shape), const=True)
+    names = [n for n in ("exp", "abs", "tanh", "sigmoid", "negative", "multiply", "add", "permute_dims")
+             if _takes(ctx, n, w.dtype)]
+    if not names:
+        return False
+    name = ctx.draw(st.sampled_from(names))
+    drawn = op_registry()[name].draw(ctx, w)
+    if drawn is None or tuple(drawn.shape) != tuple(x.shape) or drawn.dtype not in (None, x.dtype):
+        return False
+    f = add(name, drawn)
+    add("add", Drawn((x.vid, f.vid), {}, x.shape, x.lo + f.lo, x.hi + f.hi))
+    return True
+
+
 def _dense_conv(ctx: DrawContext, add: Add, const_weight: bool | None = None) -> ValueInfo | None:
     """A dense conv2d whose channels a packed layout's factor (2, 4) divides."""
     if ctx.dtype not in SAFE_MAGNITUDE:
@@ -343,7 +364,7 @@ def _reshape_then(ctx: DrawContext, add: Add) -> bool:
     return _chain(ctx, add, ("reshape", "expand_dims", "squeeze", "flatten"), _ELEMENTWISE)
 
 
-for _name, _motif in (("reshape_then", _reshape_then), ("inplace_chain", _inplace_chain), ("constant_op", _constant_op), ("conv2d", _conv2d), ("batch_norm", _op("batch_norm", (2, 3, 4))),
+for _name, _motif in (("reshape_then", _reshape_then), ("inplace_chain", _inplace_chain), ("constant_op", _constant_op), ("weight_transform", _weight_transform), ("conv2d", _conv2d), ("batch_norm", _op("batch_norm", (2, 3, 4))),
                       ("chain", _chain), ("tuple_group", _tuple_group), ("fan_out", _fan_out), ("parallel_matmuls", _parallel_matmuls), ("matmul_chain", _matmul_chain),
                       ("transposed_matmul", _transposed_matmul), ("take_matmul", _take_matmul),
                       ("matmul_of_sum", _matmul_of_sum), ("permuted_concat", _permuted_concat),

@@ -7,6 +7,11 @@ that name with no parameter (a helper main calls; a closure named ``main_transfo
 LambdaLift names ``main_main_transform_params``) makes it raise ``IndexError: Index out of range``
 instead of leaving the function alone or saying what it expects. passcheck draws names passes
 generate (issue 19); found by LazyTransformParams' campaign (seed 20670).
+
+By the same convention a helper named ``transform_params`` that main calls is made lazy (its
+parameters read through ``get_item``) while main still calls it with its arguments: the call fails
+when it runs ("expects 0 arguments, but 1 arguments were provided"); one returning a tensor, not
+a tuple, makes the pass raise AssertionError.
 """
 
 from __future__ import annotations
@@ -25,6 +30,20 @@ EXAMPLE = ProgramSpec(
               outputs=(2,)),
     regions=(Region(start=0, stop=1, form="closure", name="main_transform_params"),),
 )
+
+# a public helper named transform_params that main calls (returning a tuple, as the pass asserts)
+CALLED = ProgramSpec(
+    GraphSpec(inputs=(TensorDecl(name="p0", shape=(1,), dtype="float32", const=False),),
+              nodes=(Node(op="abs", args=(0,), attrs=(), shape=(1,), dtype="float32"),
+                     Node(op="negative", args=(0,), attrs=(), shape=(1,), dtype="float32")),
+              outputs=(1, 2)),
+    regions=(Region(start=0, stop=2, form="function", name="transform_params", options=(("private", False),)),),
+)
+
+# the same helper returning a tensor
+TENSOR = ProgramSpec(GraphSpec(
+    inputs=CALLED.graph.inputs, nodes=CALLED.graph.nodes[:1], outputs=(1,)),
+    regions=(Region(start=0, stop=1, form="function", name="transform_params", options=(("private", False),)),))
 
 
 def test_lazy_transform_params_indexes_a_missing_parameter() -> None:
@@ -45,7 +64,20 @@ def test_lazy_transform_params_indexes_a_missing_parameter() -> None:
 
 def test_passcheck_reports_it() -> None:
     assert recheck("LazyTransformParams", "pass_does_not_raise", EXAMPLE) == 1
+    assert recheck("LazyTransformParams", "semantics_preserved", CALLED) == 1
 
 
 def test_lazy_transform_params_no_parameters() -> None:
     assert_recognised("LazyTransformParams", "pass_does_not_raise", EXAMPLE, "test_lazy_transform_params_no_parameters")
+    assert_recognised("LazyTransformParams", "pass_does_not_raise", TENSOR, "test_lazy_transform_params_no_parameters")
+
+
+def test_lazy_transform_params_called_helper() -> None:
+    assert_recognised("LazyTransformParams", "semantics_preserved", CALLED, "test_lazy_transform_params_called_helper")
+
+
+def test_the_pass_gets_the_non_dataflow_input_its_docstring_asks_for() -> None:
+    """LazyTransformParams expects ToNonDataflow and RemovePurityChecking first (its docstring, TVM's
+    tests): without them its get_item calls land inside a dataflow block, and well_formed failed on
+    passcheck's own input (an alarm of ours, seed 20670)."""
+    assert recheck("LazyTransformParams", "well_formed", CALLED) == 0

@@ -57,6 +57,7 @@ class StructureBias:
     options: tuple[tuple[str, float], ...] = ()  # per-form options' chances ("inplace", "unused_param", ...)
     weights_only_bug: str = ""  # a kept bug an output computed from weights alone meets: at its budget
     # (else a constant such an output reads is passed as an input: it reads an input and weights)
+    lifts_nothing_bug: str = ""  # a kept bug a transform_params that lifts nothing meets: at its budget
     min_regions: int = 0  # redraw the layout (a few times) until it has this many regions
 
 
@@ -75,15 +76,7 @@ def _programs(draw: Any, graph: GraphSpec, sb: StructureBias) -> ProgramSpec:
     regions = _regions(draw, graph, sb, 0, len(graph.nodes), 0, conds, top=True)
     prog = ProgramSpec(graph, tuple(regions), tuple(conds))
     if chance(draw, sb.weights):
-        made_inputs: set[int] = set()
-        if sb.weights_only_bug and not open_for(budget_roll(draw), sb.weights_only_bug):
-            made_inputs = _inputs_for_constant_outputs(graph)
-        consts = [i for i, d in enumerate(graph.inputs) if d.const and i not in made_inputs]
-        weights = consts if sb.every_weight else \
-            draw(st.lists(st.sampled_from(consts), unique=True, min_size=1, max_size=len(consts))) if consts else []
-        inputs = tuple(replace(d, const=False) if i in weights or i in made_inputs else d
-                       for i, d in enumerate(graph.inputs))
-        prog = replace(prog, graph=replace(graph, inputs=inputs), num_input=0, weights=tuple(sorted(weights)))
+        prog = _with_weights(draw, prog, sb)
     if sb.patterns:
         table = _pattern_table(draw, prog.graph)
         prog = replace(prog, graph=replace(prog.graph, extra=prog.graph.extra + (("patterns", table),)))
@@ -106,13 +99,54 @@ def _programs(draw: Any, graph: GraphSpec, sb: StructureBias) -> ProgramSpec:
     return replace(prog, options=tuple(options))
 
 
+def _with_weights(draw: Any, prog: ProgramSpec, sb: StructureBias) -> ProgramSpec:
+    """``prog`` with constants made weights after ``num_input``; where a kept bug's budget is
+    closed, no output is computed from weights alone (``weights_only_bug``) and something is
+    lifted (``lifts_nothing_bug``)."""
+    graph = prog.graph
+    made_inputs: set[int] = set()
+    closed = not open_for(budget_roll(draw), sb.weights_only_bug) if sb.weights_only_bug else False
+    if closed:
+        made_inputs = _inputs_for_constant_outputs(graph)
+    consts = [i for i, d in enumerate(graph.inputs) if d.const and i not in made_inputs]
+    weights = consts if sb.every_weight else \
+        draw(st.lists(st.sampled_from(consts), unique=True, min_size=1, max_size=len(consts))) if consts else []
+    if sb.lifts_nothing_bug and not open_for(budget_roll(draw), sb.lifts_nothing_bug):
+        lifted = _liftable_weights(draw, prog, set(weights), set(consts))
+        if lifted is None:
+            return prog  # (no weights: nothing LiftTransformParams could lift)
+        weights = sorted(set(weights) | lifted)
+    inputs = tuple(replace(d, const=False) if i in weights or i in made_inputs else d
+                   for i, d in enumerate(graph.inputs))
+    return replace(prog, graph=replace(graph, inputs=inputs), num_input=0, weights=tuple(sorted(weights)))
+
+
+def _reads(graph: GraphSpec) -> list[set[int]]:
+    """The inputs each value is computed from."""
+    reads: list[set[int]] = [{i} for i in range(len(graph.inputs))]
+    for node in graph.nodes:
+        reads.append(set().union(*(reads[a] for a in node.args)) if node.args else set())
+    return reads
+
+
+def _liftable_weights(draw: Any, prog: ProgramSpec, weights: set[int], consts: set[int]) -> set[int] | None:
+    """Constants to make weights too so that main computes something from weights alone, which
+    LiftTransformParams lifts (nothing where one is already; None where no computation can be)."""
+    graph, n_in = prog.graph, len(prog.graph.inputs)
+    reads = _reads(graph)
+    top = [j for j in range(len(graph.nodes)) if not any(r.start <= j < r.stop for r in prog.regions)
+           and node_id(graph, j) not in graph.outputs and reads[n_in + j] and reads[n_in + j] <= consts]
+    if any(reads[n_in + j] & weights and reads[n_in + j] <= weights | consts for j in top):
+        return set()
+    if not top:
+        return None
+    return reads[n_in + draw(st.sampled_from(top))]
+
+
 def _inputs_for_constant_outputs(graph: GraphSpec) -> set[int]:
     """Constants to pass as inputs so that no output is computed from constants alone: one of
     each such output's (made weights, it would be computed from weights alone)."""
-    n_in = len(graph.inputs)
-    reads: list[set[int]] = [{i} for i in range(n_in)]
-    for node in graph.nodes:
-        reads.append(set().union(*(reads[a] for a in node.args)) if node.args else set())
+    reads = _reads(graph)
     made: set[int] = set()
     for o in graph.outputs:
         if reads[o] and all(graph.inputs[i].const and i not in made for i in reads[o]):

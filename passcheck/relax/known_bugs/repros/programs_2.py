@@ -31,3 +31,26 @@ keep_repro('test_lazy_transform_params_no_parameters', 'LazyTransformParams', 'p
         ),
         regions=(Region(start=0, stop=1, form='closure', name='main_transform_params'),),
     ))
+
+# a public helper named transform_params that main calls (returning a tuple, as the pass asserts)
+keep_repro('test_lazy_transform_params_called_helper', 'LazyTransformParams', 'semantics_preserved',
+    ProgramSpec(
+        graph=GraphSpec(
+            inputs=(TensorDecl(name='p0', shape=(1,), dtype='float32', const=False),),
+            nodes=(Node(op='abs', args=(0,), attrs=(), shape=(1,), dtype='float32'),
+                     Node(op='negative', args=(0,), attrs=(), shape=(1,), dtype='float32')),
+            outputs=(1, 2),
+        ),
+        regions=(Region(start=0, stop=2, form='function', name='transform_params', options=(('private', False),)),),
+    ))
+
+# the same helper returning a tensor
+keep_repro('test_lazy_transform_params_no_parameters', 'LazyTransformParams', 'pass_does_not_raise',
+    ProgramSpec(
+        graph=GraphSpec(
+            inputs=(TensorDecl(name='p0', shape=(1,), dtype='float32', const=False),),
+            nodes=(Node(op='abs', args=(0,), attrs=(), shape=(1,), dtype='float32'),),
+            outputs=(1,),
+        ),
+        regions=(Region(start=0, stop=1, form='function', name='transform_params', options=(('private', False),)),),
+    ))
