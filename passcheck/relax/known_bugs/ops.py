@@ -359,3 +359,13 @@ register_known_bug(KnownBug(
     message=r"wrong numbers",
     ir=r"(?s)\A(?=.*\bR\.(?:erf|nn\.gelu)\()(?=.*float16)",
 ))
+register_known_bug(KnownBug(
+    name="test_optimize_layout_transform_not_inverse",
+    repro="tests/expected_findings/test_optimize_layout_transform_not_inverse.py",
+    note="OptimizeLayoutTransform replaces layout_transform(layout_transform(x, A), B) by x whenever the "
+         "shapes match, without comparing the index maps: a transpose after an identity map is dropped",
+    subjects=("OptimizeLayoutTransform",),
+    properties=("semantics_preserved",),
+    message=r"wrong numbers",
+    ir=r"R\.layout_transform\(.*R\.layout_transform\(",
+))

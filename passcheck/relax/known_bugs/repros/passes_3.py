@@ -90,3 +90,15 @@ keep_repro('test_dataflow_inplace_reshape_view', 'DataflowUseInplaceCalls', 'sem
         ),
         outputs=(3,),
     ))
+
+keep_repro('test_optimize_layout_transform_not_inverse', 'OptimizeLayoutTransform', 'semantics_preserved',
+    GraphSpec(
+        inputs=(TensorDecl(name='p0', shape=(2, 2), dtype='float32', const=False),),
+        nodes=(
+            Node(op='layout_transform', args=(0,), attrs=(('factor', 0), ('pad_value', None), ('perm', (0, 1))),
+                 shape=(2, 2), dtype='float32'),
+            Node(op='layout_transform', args=(1,), attrs=(('factor', 0), ('pad_value', None), ('perm', (1, 0))),
+                 shape=(2, 2), dtype='float32'),
+        ),
+        outputs=(2,),
+    ))
