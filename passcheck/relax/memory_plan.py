@@ -108,9 +108,9 @@ def poisoned(mod: Any) -> tuple[Any, int]:
                     value = relax.If(value.cond, seq(value.true_branch), seq(value.false_branch))
                     b = relax.VarBinding(b.var, value)
                 bindings.append(b)
-                size = value.args[0] if isinstance(value, relax.Call) else None
-                if getattr(getattr(value, "op", None), "name", "") == "relax.memory.alloc_storage" \
-                        and isinstance(size, relax.ShapeExpr) and all(hasattr(d, "value") for d in size.values):
+                allocates = getattr(getattr(value, "op", None), "name", "") == "relax.memory.alloc_storage"
+                size = value.args[0] if allocates else None  # (a call of a closure may take no argument)
+                if allocates and isinstance(size, relax.ShapeExpr) and all(hasattr(d, "value") for d in size.values):
                     view = relax.Var("poisoned", relax.TensorType(size.values, "uint8"))
                     bindings.append(relax.VarBinding(view, bb.normalize(relax.op.memory.alloc_tensor(
                         b.var, relax.prim_value(0), size, "uint8"))))
@@ -124,4 +124,6 @@ def poisoned(mod: Any) -> tuple[Any, int]:
     for gv, func in mod.functions_items():
         if isinstance(func, relax.Function):
             out[gv] = relax.Function(func.params, seq(func.body), func.ret_ty, func.is_pure, func.attrs)
-    return (out if count else mod), count
+    # (the rebuilt R.If and bodies carry no type until normalized: an R.If of a branching program
+    # then failed the well-formed check, "gv1 is missing", an alarm of ours)
+    return (relax.transform.Normalize()(out) if count else mod), count

@@ -91,3 +91,22 @@ def test_two_builds_meet_it_where_the_reference_is_not_finite() -> None:
                "host CPU np.float32(0.0) where the reference is not finite")
     found = recognise_example(resolve("pipeline"), "builds_agree", example, message)
     assert found is not None and found.name == "test_relax_reduction_over_empty_axis", found
+
+
+def test_a_poisoned_memory_plan_meets_it_every_run() -> None:
+    """StaticPlanBlockMemory's planned_storage_poisoned fills each planned storage with NaN before
+    the program runs: the sum that is never written reads NaN every time, not memory that may be 0
+    by chance (its campaign, seed 20670: 33 of 500 examples)."""
+    from passcheck.core.engine.repro import recheck
+    from passcheck.relax.program.spec import ProgramSpec
+
+    example = ProgramSpec(GraphSpec(
+        inputs=(TensorDecl("p0", ("n",), "float32", False),),
+        nodes=(Node("sum", (0,), (("axis", None), ("keepdims", False)), (), "float32"),
+               Node("abs", (1,), (), (), "float32")),
+        outputs=(2,), sym_sizes=(("n", 0),), tensor_inputs=True))
+    assert recheck("StaticPlanBlockMemory", "planned_storage_poisoned", example) == 1
+    message = ("with its 1 planned storage(s) poisoned before use: output 0[]: got nan, reference 0.0 "
+               "(|diff| nan > allowed 1e-30); 1 of 1 elements differ")
+    found = recognise_example(resolve("StaticPlanBlockMemory"), "planned_storage_poisoned", example, message)
+    assert found is not None and found.name == "test_relax_reduction_over_empty_axis", found
