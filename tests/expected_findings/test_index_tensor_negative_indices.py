@@ -74,3 +74,17 @@ def test_fusion_meets_it_as_a_fused_unfused_difference() -> None:
                "unfused np.float32(-0.5361302) (1 elements)")
     bug = recognise(resolve("FuseOps"), "matches_unfused_bitwise", message, build_module(graph).script())
     assert bug is not None and bug.name == "test_index_tensor_negative_indices"
+
+
+def test_a_poisoned_memory_plan_meets_it() -> None:
+    """StaticPlanBlockMemory's planned_storage_poisoned met it (seed 20670: 13 of 500 examples, the
+    same 13 semantics_preserved failed on): the kernel reads before its buffer whatever the storage
+    holds. That run's words are checked against the registry."""
+    from passcheck.core.known import recognise
+    from passcheck.core.subject import resolve
+    from passcheck.relax.build import build_module
+
+    message = ("with its 2 planned storage(s) poisoned before use: output 0[0, 0]: got 0.0, reference "
+               "-2.0530253941181935 (|diff| 2.05 > allowed 5.58e-06); 1 of 1 elements differ")
+    bug = recognise(resolve("StaticPlanBlockMemory"), "planned_storage_poisoned", message, build_module(GRAPH).script())
+    assert bug is not None and bug.name == "test_index_tensor_negative_indices"
