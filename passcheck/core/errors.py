@@ -92,7 +92,13 @@ def error_line(e: BaseException, limit: int = 400) -> str:
         lines[-1] += f" (in {where.splitlines()[0].strip()})"
     # TVM's type checks start with the op's full repr (its argument docs: hundreds of characters),
     # which left the limit no room for what failed: the op's name says the same
-    return _OP_REPR.sub(r"\1", lines[-1])[:limit] if lines else ""
+    return without_op_reprs(lines[-1])[:limit] if lines else ""
+
+
+def without_op_reprs(text: str) -> str:
+    """``text`` with each of TVM's full ``ir.Op(...)`` reprs (its argument docs: hundreds of
+    characters) shortened to the op's name."""
+    return _OP_REPR.sub(r"\1", text)
 
 
 _OP_REPR = re.compile(r'ir\.Op\(span=.*?name="([^"]+)".*?support_level=\d+\)')

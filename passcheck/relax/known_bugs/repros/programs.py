@@ -360,19 +360,6 @@ _SHAPE_PARAMETER = ProgramSpec(
 for _prop in ('well_formed', 'semantics_preserved'):
     keep_repro('test_lazy_get_input_shape_parameter', 'LazyGetInput', _prop, _SHAPE_PARAMETER)
 
-keep_repro('test_lower_runtime_builtin_closure_tuple', 'CallTIRRewrite', 'semantics_preserved',
-    ProgramSpec(
-        graph=GraphSpec(
-            inputs=(TensorDecl(name='p0', shape=('m', 1), dtype='float32', const=False),),
-            nodes=(Node(op='flip', args=(0,), attrs=(('axis', 0),), shape=('m', 1), dtype='float32'),),
-            outputs=(1,),
-            sym_sizes=(('m', 1),),
-        ),
-        regions=(Region(start=0, stop=1, form='branch', name='', options=(('cond', 0), ('tails', ((1, 'negative'),))),
-                        inner=(Region(start=0, stop=1, form='closure', name='helper', options=(('capture', True),)),)),),
-        conds=(Cond(kind='tensor', threshold=0, dtype='int64'),),
-    ))
-
 _CAPTURED_WEIGHT = ProgramSpec(
         graph=GraphSpec(
             inputs=(

@@ -2,7 +2,7 @@
 subject it runs and the property it fails, as plain data."""
 
 from passcheck.core.known import keep_repro
-from passcheck.relax.program.spec import ProgramSpec, Region
+from passcheck.relax.program.spec import Cond, ProgramSpec, Region
 from passcheck.relax.spec import GraphSpec, Node, TensorDecl
 
 _WHOLE_TUPLE = ProgramSpec(
@@ -54,3 +54,19 @@ keep_repro('test_lazy_transform_params_no_parameters', 'LazyTransformParams', 'p
         ),
         regions=(Region(start=0, stop=1, form='function', name='transform_params', options=(('private', False),)),),
     ))
+
+# a closure's symbolic-shaped value returned by a branch, read by an op LegalizeOps left
+_UNLEGALIZED = ProgramSpec(
+        graph=GraphSpec(
+            inputs=(TensorDecl(name='p0', shape=('m', 1), dtype='float32', const=False),),
+            nodes=(Node(op='flip', args=(0,), attrs=(('axis', 0),), shape=('m', 1), dtype='float32'),),
+            outputs=(1,),
+            sym_sizes=(('m', 1),),
+        ),
+        regions=(Region(start=0, stop=1, form='branch', name='', options=(('cond', 0), ('tails', ((1, 'negative'),))),
+                        inner=(Region(start=0, stop=1, form='closure', name='helper', options=(('capture', True),)),)),),
+        conds=(Cond(kind='tensor', threshold=0, dtype='int64'),),
+    )
+for _subject, _prop in (('CallTIRRewrite', 'semantics_preserved'), ('VMBuiltinLower', 'pass_does_not_raise'),
+                        ('VMShapeLower', 'pass_does_not_raise')):
+    keep_repro('test_lower_runtime_builtin_closure_tuple', _subject, _prop, _UNLEGALIZED)
