@@ -92,3 +92,19 @@ def test_registered_through_a_conv2d_consumer() -> None:
 def test_registered_through_an_expand_dims_consumer() -> None:
     assert recheck("LegalizeOps", "signature_preserved", INTO_EXPAND_DIMS) == 1
     assert_recognised("LegalizeOps", "signature_preserved", INTO_EXPAND_DIMS, "test_legalize_median_keepdims_all_axes")
+
+
+# a layout_transform of it: its 4-d index map is given the rank-1 kernel result (RemoveUnusedOutputs,
+# RemoveUnusedParameters: 1 of 500 each at seed 20670)
+INTO_LAYOUT_TRANSFORM = GraphSpec(
+    inputs=(TensorDecl(name="p1", shape=(1, 1, 1, 2), dtype="float32", const=False),),
+    nodes=(Node(op="median", args=(0,), attrs=(("axis", None), ("keepdims", True)), shape=(1, 1, 1, 1), dtype="float32"),
+           Node(op="layout_transform", args=(1,), attrs=(("factor", 2), ("pad_value", 0.0), ("perm", None)),
+                shape=(1, 1, 1, 1, 2), dtype="float32")),
+    outputs=(2,),
+)
+
+
+def test_registered_through_a_layout_transform_consumer() -> None:
+    assert_recognised("RemoveUnusedOutputs", "semantics_preserved", INTO_LAYOUT_TRANSFORM,
+                      "test_legalize_median_keepdims_all_axes")

@@ -360,3 +360,15 @@ if not np.isnan(got):
     sys.exit(1)
 print("R.min([1, nan, 2]) is NaN: fixed")
 """)
+
+# a layout_transform of it: its 4-d index map is given the rank-1 kernel result
+keep_repro('test_legalize_median_keepdims_all_axes', 'RemoveUnusedOutputs', 'semantics_preserved',
+    GraphSpec(
+        inputs=(TensorDecl(name='p1', shape=(1, 1, 1, 2), dtype='float32', const=False),),
+        nodes=(
+            Node(op='median', args=(0,), attrs=(('axis', None), ('keepdims', True)), shape=(1, 1, 1, 1), dtype='float32'),
+            Node(op='layout_transform', args=(1,), attrs=(('factor', 2), ('pad_value', 0.0), ('perm', None)),
+                 shape=(1, 1, 1, 1, 2), dtype='float32'),
+        ),
+        outputs=(2,),
+    ))
