@@ -131,3 +131,20 @@ def test_transpose_of_a_zero_size_value() -> None:
     example = PipelineBuilds(TRANSPOSE, (Build("default", 0, "generic"),))
     assert recheck("pipeline", "every_build_runs", example) == 1
     assert_recognised("pipeline", "every_build_runs", example, "test_zero_size_output_and_operand")
+
+
+# With a symbolic extent the rewritten reshape is typed (1, 1, 1, n), not (1, 0, 1, n), and the
+# returned expand_dims reads a copy of its variable nothing defines: "Var lv is not defined" in the
+# VM's codegen (MergeCompositeFunctions' campaign, seed 20670; every pass meets it in tvm.compile).
+SYMBOLIC = GraphSpec(
+    inputs=(TensorDecl(name="p0", shape=(0, 1, "n"), dtype="float32", const=False),),
+    nodes=(Node(op="expand_dims", args=(0,), attrs=(("axis", (0,)),), shape=(1, 0, 1, "n"), dtype="float32"),),
+    outputs=(0, 1),
+    sym_sizes=(("n", 1),),
+    tensor_inputs=True,
+)
+
+
+def test_a_symbolic_extent_leaves_the_output_undefined() -> None:
+    assert recheck("LegalizeOps", "semantics_preserved", SYMBOLIC) == 1
+    assert_recognised("LegalizeOps", "semantics_preserved", SYMBOLIC, "test_zero_size_output_and_operand")

@@ -164,7 +164,10 @@ register_known_bug(KnownBug(
          "reshape-like kernel on a zero-size value (broadcast_to, expand_dims feeding another op) into "
          "R.reshape, whose shape inference indexes past the input's dims when it has no elements (or, for a "
          "transpose, gets the new shape wrong: 'Reshape expects the new shape to be convertible')",
-    message=r"Index \d+ out of bounds \d+|Reshape expects the new shape to be convertible from the old shape",
+    # (with a symbolic extent the rewrite's reshape is typed (1, 1, 1, n) and the output left reading
+    # an undefined copy of the variable: "Var lv is not defined" in the VM's codegen)
+    message=r"Index \d+ out of bounds \d+|Reshape expects the new shape to be convertible from the old shape"
+            r"|Var \w+ is not defined",
     ir=r"(?:shape=|R\.Tensor\()\((?:\d+, )*0[,)]",  # a zero-size value, in the spec or the TVMScript
 ))
 register_known_bug(KnownBug(

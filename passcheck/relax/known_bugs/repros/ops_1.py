@@ -343,3 +343,13 @@ keep_repro('test_split_index_past_end_partly_legalized', 'FastMathTransform', 's
         ),
         outputs=(3,),
     ))
+
+# a symbolic extent: the returned expand_dims reads an undefined copy of its variable
+keep_repro('test_zero_size_output_and_operand', 'LegalizeOps', 'semantics_preserved',
+    GraphSpec(
+        inputs=(TensorDecl(name='p0', shape=(0, 1, 'n'), dtype='float32', const=False),),
+        nodes=(Node(op='expand_dims', args=(0,), attrs=(('axis', (0,)),), shape=(1, 0, 1, 'n'), dtype='float32'),),
+        outputs=(0, 1),
+        sym_sizes=(('n', 1),),
+        tensor_inputs=True,
+    ))

@@ -70,3 +70,17 @@ _UNLEGALIZED = ProgramSpec(
 for _subject, _prop in (('CallTIRRewrite', 'semantics_preserved'), ('VMBuiltinLower', 'pass_does_not_raise'),
                         ('VMShapeLower', 'pass_does_not_raise')):
     keep_repro('test_lower_runtime_builtin_closure_tuple', _subject, _prop, _UNLEGALIZED)
+
+keep_repro('test_fuse_ops_by_pattern_cyclic_match', 'MergeCompositeFunctions', 'pass_does_not_raise',
+    ProgramSpec(
+        graph=GraphSpec(
+            inputs=(TensorDecl(name='p0', shape=(2,), dtype='float32', const=False),),
+            nodes=(
+                Node(op='exp', args=(0,), attrs=(), shape=(2,), dtype='float32'),
+                Node(op='square', args=(1,), attrs=(), shape=(2,), dtype='float32'),
+                Node(op='subtract', args=(1, 2), attrs=(), shape=(2,), dtype='float32'),
+            ),
+            outputs=(3,),
+            extra=(('patterns', (('compA', ('exp', 'subtract')),)),),
+        ),
+    ))
