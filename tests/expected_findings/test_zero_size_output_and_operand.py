@@ -148,3 +148,18 @@ SYMBOLIC = GraphSpec(
 def test_a_symbolic_extent_leaves_the_output_undefined() -> None:
     assert recheck("LegalizeOps", "semantics_preserved", SYMBOLIC) == 1
     assert_recognised("LegalizeOps", "semantics_preserved", SYMBOLIC, "test_zero_size_output_and_operand")
+
+
+# the zero extent after a symbolic one: R.Tensor((n, 0)) in the TVMScript, ('n', 0) in the spec
+# (MergeCompositeFunctions' campaign, seed 20670: "Index 2 out of bounds 2", not recognised before)
+AFTER_SYMBOLIC = GraphSpec(
+    inputs=(TensorDecl(name="p0", shape=("n", 0), dtype="float32", const=False),),
+    nodes=(Node(op="expand_dims", args=(0,), attrs=(("axis", (0,)),), shape=(1, "n", 0), dtype="float32"),),
+    outputs=(0, 1),
+    sym_sizes=(("n", 1),),
+    tensor_inputs=True,
+)
+
+
+def test_a_zero_extent_after_a_symbolic_one() -> None:
+    assert_recognised("LegalizeOps", "semantics_preserved", AFTER_SYMBOLIC, "test_zero_size_output_and_operand")

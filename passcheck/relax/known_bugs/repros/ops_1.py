@@ -353,3 +353,13 @@ keep_repro('test_zero_size_output_and_operand', 'LegalizeOps', 'semantics_preser
         sym_sizes=(('n', 1),),
         tensor_inputs=True,
     ))
+
+# the zero extent after a symbolic one
+keep_repro('test_zero_size_output_and_operand', 'LegalizeOps', 'semantics_preserved',
+    GraphSpec(
+        inputs=(TensorDecl(name='p0', shape=('n', 0), dtype='float32', const=False),),
+        nodes=(Node(op='expand_dims', args=(0,), attrs=(('axis', (0,)),), shape=(1, 'n', 0), dtype='float32'),),
+        outputs=(0, 1),
+        sym_sizes=(('n', 1),),
+        tensor_inputs=True,
+    ))

@@ -84,3 +84,19 @@ keep_repro('test_fuse_ops_by_pattern_cyclic_match', 'MergeCompositeFunctions', '
             extra=(('patterns', (('compA', ('exp', 'subtract')),)),),
         ),
     ))
+
+# a data-dependent op's result, cast to its static shape
+keep_repro('test_merge_composite_functions_match_cast', 'MergeCompositeFunctions', 'pass_does_not_raise',
+    ProgramSpec(
+        graph=GraphSpec(
+            inputs=(
+                TensorDecl(name='p1', shape=(4,), dtype='float32', const=False),
+                TensorDecl(name='c2', shape=(1,), dtype='int64', const=True, lo=0.0, hi=0.0),
+                TensorDecl(name='c3', shape=(1,), dtype='int64', const=True, lo=2.0, hi=2.0),
+                TensorDecl(name='c4', shape=(1,), dtype='int64', const=True, lo=1.0, hi=1.0),
+            ),
+            nodes=(Node(op='dynamic_strided_slice', args=(0, 1, 2, 3), attrs=(), shape=(2,), dtype='float32'),),
+            outputs=(4,),
+            extra=(('patterns', (('compA', ('exp',)),)),),
+        ),
+    ))
