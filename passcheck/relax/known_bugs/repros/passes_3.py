@@ -102,3 +102,10 @@ keep_repro('test_optimize_layout_transform_not_inverse', 'OptimizeLayoutTransfor
         ),
         outputs=(2,),
     ))
+
+keep_repro('test_specialize_primfunc_buffer_alignment', 'SpecializePrimFuncBasedOnCallSite', 'pass_does_not_raise',
+    GraphSpec(
+        inputs=(TensorDecl(name='p0', shape=(3, 2), dtype='float32', const=False),),
+        nodes=(Node(op='median', args=(0,), attrs=(('axis', 0), ('keepdims', False)), shape=(2,), dtype='float32'),),
+        outputs=(1,),
+    ))
