@@ -109,3 +109,16 @@ keep_repro('test_specialize_primfunc_buffer_alignment', 'SpecializePrimFuncBased
         nodes=(Node(op='median', args=(0,), attrs=(('axis', 0), ('keepdims', False)), shape=(2,), dtype='float32'),),
         outputs=(1,),
     ))
+
+keep_repro('test_to_mixed_precision_prim_value_argument', 'ToMixedPrecision', 'pass_does_not_raise',
+    GraphSpec(
+        inputs=(TensorDecl(name='p0', shape=(1, 1), dtype='float32', const=False),
+                TensorDecl(name='p1', shape=(1,), dtype='float32', const=False)),
+        nodes=(
+            Node(op='matmul', args=(0, 0), attrs=(), shape=(1, 1), dtype='float32'),
+            Node(op='reshape', args=(2,), attrs=(('shape', (1,)),), shape=(1,), dtype='float32'),
+            Node(op='slice_scatter', args=(3, 1), attrs=(('axis', 0), ('end', 1), ('start', 0), ('step', 1)),
+                 shape=(1,), dtype='float32'),
+        ),
+        outputs=(4,),
+    ))

@@ -1,0 +1,14 @@
+"""Known TVM 0.27 bugs of the Relax passes (continued from passes.py), each kept as a repro under
+tests/expected_findings/."""
+
+from passcheck.core.known import KnownBug, register_known_bug
+
+register_known_bug(KnownBug(
+    name="test_to_mixed_precision_prim_value_argument",
+    repro="tests/expected_findings/test_to_mixed_precision_prim_value_argument.py",
+    note="ToMixedPrecision casts every argument of an op reading a float16 value, PrimValues too: "
+         "slice_scatter(x, y, start, end, step) after a matmul raises 'Expected TensorType, but got T.int64'",
+    subjects=("ToMixedPrecision", "sequences"),
+    properties=("pass_does_not_raise",),
+    message=r"Expected TensorType, but got T\.int\d+",
+))
