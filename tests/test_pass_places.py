@@ -49,7 +49,9 @@ def test_a_pass_may_be_declared_to_run_on_the_drawn_program() -> None:
     assert place("LiftTransformParams").pipeline == "static_shape_tuning"
     assert "FuseOps" in needs_of("LiftTransformParams").unplaced
     assert resolve("LiftTransformParams").prerequisites == ()
-    assert resolve("LazyTransformParams").prerequisites == ("LiftTransformParams",)
+    # (then what its docstring asks for: no dataflow blocks, purity checks removed)
+    assert resolve("LazyTransformParams").prerequisites == ("LiftTransformParams", "ToNonDataflow",
+                                                            "RemovePurityChecking")
 
 
 def test_a_pass_tvm_compile_runs_after_legalize_gets_closures_lifted() -> None:
