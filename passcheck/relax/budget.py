@@ -69,4 +69,5 @@ BUDGETED = {
     "test_dynamic_strided_slice_empty": "dynamic_strided_slice with begin past end (relax/ops/shape.py)",
     "test_lift_transform_params_weights_only_output": "outputs computed from weights alone (StructureBias)",
     "test_lazy_transform_params_whole_tuple": "weights of which nothing is lifted (StructureBias)",
+    "test_lazy_set_output_dataflow_block": "dataflow blocks in LazySetOutput's programs (StructureBias)",
 }

@@ -95,7 +95,10 @@ declare(PassNeeds("BundleModelParams", "weights (parameters after num_input)",
                   bias=_CONSTANTS, structure=StructureBias(weights=1.0), convention="bundled"))
 declare(PassNeeds("LazyGetInput", "function parameters (after num_input)", structure=StructureBias(weights=0.7),
                   bias=_CONSTANTS, convention="lazy_input"))
-declare(PassNeeds("LazySetOutput", "function results", structure=StructureBias(weights=0.7), bias=_CONSTANTS,
+# (a dataflow block meets a kept bug, test_lazy_set_output_dataflow_block: 471 of 500 examples at
+# seed 20670 were decided by it; TVM's own tests of the pass hold none): blocks at its budget
+declare(PassNeeds("LazySetOutput", "function results", bias=_CONSTANTS,
+                  structure=StructureBias(weights=0.7, dataflow_bug="test_lazy_set_output_dataflow_block"),
                   convention="lazy_output"))
 
 # -- every op ------------------------------------------------------------------------------------

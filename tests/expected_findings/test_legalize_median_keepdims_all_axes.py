@@ -108,3 +108,21 @@ INTO_LAYOUT_TRANSFORM = GraphSpec(
 def test_registered_through_a_layout_transform_consumer() -> None:
     assert_recognised("RemoveUnusedOutputs", "semantics_preserved", INTO_LAYOUT_TRANSFORM,
                       "test_legalize_median_keepdims_all_axes")
+
+
+# a dynamic_strided_slice of it: LegalizeOps legalizes the slice for the rank-1 kernel result and raises
+# (LazySetOutput,
+# 1 of 300 at seed 20670)
+INTO_DYNAMIC_SLICE = GraphSpec(
+    inputs=(TensorDecl(name="p0", shape=(1, 1), dtype="float32", const=False),
+            TensorDecl(name="c2", shape=(2,), dtype="int64", const=True, lo=0.0, hi=0.0),
+            TensorDecl(name="c3", shape=(2,), dtype="int64", const=True, lo=1.0, hi=1.0),
+            TensorDecl(name="c4", shape=(2,), dtype="int64", const=True, lo=1.0, hi=1.0)),
+    nodes=(Node(op="median", args=(0,), attrs=(("axis", None), ("keepdims", True)), shape=(1, 1), dtype="float32"),
+           Node(op="dynamic_strided_slice", args=(4, 1, 2, 3), attrs=(), shape=(1, 1), dtype="float32")),
+    outputs=(5,),
+)
+
+
+def test_registered_through_a_dynamic_slice_consumer() -> None:
+    assert_recognised("LegalizeOps", "pass_does_not_raise", INTO_DYNAMIC_SLICE, "test_legalize_median_keepdims_all_axes")

@@ -58,6 +58,7 @@ class StructureBias:
     weights_only_bug: str = ""  # a kept bug an output computed from weights alone meets: at its budget
     # (else a constant such an output reads is passed as an input: it reads an input and weights)
     lifts_nothing_bug: str = ""  # a kept bug a transform_params that lifts nothing meets: at its budget
+    dataflow_bug: str = ""  # a kept bug a dataflow block meets: blocks at its budget (else none)
     min_regions: int = 0  # redraw the layout (a few times) until it has this many regions
 
 
@@ -81,7 +82,7 @@ def _programs(draw: Any, graph: GraphSpec, sb: StructureBias) -> ProgramSpec:
         table = _pattern_table(draw, prog.graph)
         prog = replace(prog, graph=replace(prog.graph, extra=prog.graph.extra + (("patterns", table),)))
     options: list[tuple[str, object]] = []
-    if chance(draw, sb.no_dataflow):
+    if sb.dataflow_bug and not open_for(budget_roll(draw), sb.dataflow_bug) or chance(draw, sb.no_dataflow):
         options.append(("dataflow", False))
     plain = [j for j in range(len(graph.nodes)) if not _in_region(prog, j)]
     used = consumers(prog.graph)

@@ -372,3 +372,17 @@ keep_repro('test_legalize_median_keepdims_all_axes', 'RemoveUnusedOutputs', 'sem
         ),
         outputs=(2,),
     ))
+
+# a dynamic_strided_slice of it: its two begin indices meet the rank-1 kernel result
+keep_repro('test_legalize_median_keepdims_all_axes', 'LegalizeOps', 'pass_does_not_raise',
+    GraphSpec(
+        inputs=(TensorDecl(name='p0', shape=(1, 1), dtype='float32', const=False),
+                TensorDecl(name='c2', shape=(2,), dtype='int64', const=True, lo=0.0, hi=0.0),
+                TensorDecl(name='c3', shape=(2,), dtype='int64', const=True, lo=1.0, hi=1.0),
+                TensorDecl(name='c4', shape=(2,), dtype='int64', const=True, lo=1.0, hi=1.0)),
+        nodes=(
+            Node(op='median', args=(0,), attrs=(('axis', None), ('keepdims', True)), shape=(1, 1), dtype='float32'),
+            Node(op='dynamic_strided_slice', args=(4, 1, 2, 3), attrs=(), shape=(1, 1), dtype='float32'),
+        ),
+        outputs=(5,),
+    ))
