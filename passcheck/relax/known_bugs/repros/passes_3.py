@@ -122,3 +122,14 @@ keep_repro('test_to_mixed_precision_prim_value_argument', 'ToMixedPrecision', 'p
         ),
         outputs=(4,),
     ))
+
+keep_repro('test_to_mixed_precision_attention_bias', 'ToMixedPrecision', 'semantics_preserved',
+    GraphSpec(
+        inputs=(TensorDecl(name='q', shape=(1, 2, 1, 4), dtype='float32', const=False),
+                TensorDecl(name='k', shape=(1, 3, 1, 4), dtype='float32', const=False),
+                TensorDecl(name='v', shape=(1, 3, 1, 4), dtype='float32', const=False),
+                TensorDecl(name='b', shape=(1, 1, 2, 3), dtype='float32', const=False, lo=2.0, hi=4.0)),
+        nodes=(Node(op='attention_bias', args=(0, 1, 2, 3), attrs=(('causal_mask', None), ('scale', None)),
+                    shape=(1, 2, 1, 4), dtype='float32'),),
+        outputs=(4,),
+    ))
