@@ -100,10 +100,18 @@ def _lazy_params(vm: Any, mod: Any, before_main: Any, calls: list[list[Any]], te
 _LAZY: dict[str, Any] = {"weights": [], "written": {}}
 
 
+def _get_item(i: int) -> Any:
+    weights = _LAZY["weights"]
+    if not 0 <= int(i) < len(weights):
+        # (a function LazyTransformParams made lazy by its name alone reads weights main has not)
+        raise IndexError(f"get_item({int(i)}): the module has {len(weights)} weight(s) after num_input")
+    return weights[int(i)]
+
+
 def _register_lazy_callbacks() -> None:
     import tvm_ffi
 
-    tvm_ffi.register_global_func("get_item", lambda i: _LAZY["weights"][int(i)], override=True)
+    tvm_ffi.register_global_func("get_item", _get_item, override=True)
     tvm_ffi.register_global_func("set_item", lambda i, v: _LAZY["written"].__setitem__(int(i), v), override=True)
 
 

@@ -81,3 +81,13 @@ def test_the_pass_gets_the_non_dataflow_input_its_docstring_asks_for() -> None:
     tests): without them its get_item calls land inside a dataflow block, and well_formed failed on
     passcheck's own input (an alarm of ours, seed 20670)."""
     assert recheck("LazyTransformParams", "well_formed", CALLED) == 0
+
+
+def test_a_called_helper_reads_weights_main_does_not_have() -> None:
+    """A helper named main_transform_params that main calls with an input, no weights at all: made
+    lazy, it reads get_item(0) (seed 23497; passcheck's get_item said only "list index out of
+    range" before)."""
+    named = ProgramSpec(CALLED.graph, regions=(Region(start=0, stop=2, form="function", name="main_transform_params",
+                                                      options=(("private", False),)),))
+    assert recheck("LazyTransformParams", "semantics_preserved", named) == 1
+    assert_recognised("LazyTransformParams", "semantics_preserved", named, "test_lazy_transform_params_called_helper")

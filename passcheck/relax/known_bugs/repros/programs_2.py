@@ -100,3 +100,15 @@ keep_repro('test_merge_composite_functions_match_cast', 'MergeCompositeFunctions
             extra=(('patterns', (('compA', ('exp',)),)),),
         ),
     ))
+
+# the helper named main_transform_params, called with an input: it reads a weight main has not
+keep_repro('test_lazy_transform_params_called_helper', 'LazyTransformParams', 'semantics_preserved',
+    ProgramSpec(
+        graph=GraphSpec(
+            inputs=(TensorDecl(name='p0', shape=(1,), dtype='float32', const=False),),
+            nodes=(Node(op='abs', args=(0,), attrs=(), shape=(1,), dtype='float32'),
+                   Node(op='negative', args=(0,), attrs=(), shape=(1,), dtype='float32')),
+            outputs=(1, 2),
+        ),
+        regions=(Region(start=0, stop=2, form='function', name='main_transform_params', options=(('private', False),)),),
+    ))
