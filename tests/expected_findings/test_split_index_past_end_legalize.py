@@ -63,3 +63,29 @@ def test_split_index_past_end_legalize() -> None:
 
 def test_split_index_past_end_partly_legalized() -> None:
     assert_recognised("FastMathTransform", "semantics_preserved", ERF, "test_split_index_past_end_partly_legalized")
+
+
+# a part read past the end by three ops, the other returned: the memory plan of the (-1,) part
+# fails in tvm.compile ("available_size >= 0 (-4 vs. 0)"; BundleModelParams, seed 23497)
+PLANNED = GraphSpec(
+    inputs=(TensorDecl(name="c1", shape=(11,), dtype="float32", const=True),),
+    nodes=(Node(op="split", args=(0,), attrs=(("axis", 0), ("sections", (12,))), shape=(), dtype="float32",
+                parts=((11,), (0,))),
+           Node(op="tuple_get_item", args=(1,), attrs=(("index", 0),), shape=(11,), dtype="float32"),
+           Node(op="tuple_get_item", args=(1,), attrs=(("index", 1),), shape=(0,), dtype="float32"),
+           Node(op="abs", args=(3,), attrs=(), shape=(0,), dtype="float32"),
+           Node(op="abs", args=(4,), attrs=(), shape=(0,), dtype="float32")),
+    outputs=(2, 5),
+)
+
+
+def test_a_negative_part_fails_the_memory_plan() -> None:
+    """The plan fails or the allocator does (std::bad_alloc, test_split_empty_part_legalize) from run
+    to run: that run's words are checked against the registry."""
+    from passcheck.core.known import recognise
+    from passcheck.core.subject import resolve
+    from passcheck.relax.build import build_module
+
+    message = ("checking raised InternalError (execution.py:180): Check failed: available_size >= 0 (-4 vs. 0) :")
+    bug = recognise(resolve("BundleModelParams"), "semantics_preserved", message, build_module(PLANNED).script())
+    assert bug is not None and bug.name == "test_split_index_past_end_partly_legalized", bug
