@@ -73,3 +73,13 @@ def test_meshgrid_single_tensor_legalize() -> None:
     assert_recognised("pipeline", "every_build_runs", EXAMPLE, "test_meshgrid_single_tensor_legalize")
     assert_recognised("FoldConstant", "pass_does_not_raise", CONST_GRAPH, "test_meshgrid_single_tensor_legalize")
     assert_recognised("LegalizeOps", "semantics_preserved", HELPER, "test_meshgrid_single_tensor_legalize")
+
+
+# the 1-tuple passed whole to a helper that reads its field: the helper's parameter is typed as the
+# tuple, the call is handed the tensor (NormalizeGlobalVar's campaign, seed 23497)
+PASSED = ProgramSpec(HELPER.graph, regions=(Region(start=1, stop=2, form="function", name="helper",
+                                                   options=(("private", False),)),))
+
+
+def test_a_helper_given_the_tuple() -> None:
+    assert_recognised("NormalizeGlobalVar", "semantics_preserved", PASSED, "test_meshgrid_single_tensor_legalize")

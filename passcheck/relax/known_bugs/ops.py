@@ -119,7 +119,8 @@ register_known_bug(KnownBug(
          "TupleGetItem reading it no longer type-checks (in another function: the VM's tuple_getitem "
          "is handed the tensor)",
     # (a helper returning the meshgrid legalizes, and its caller's lv[0] fails when it runs)
-    message=r"The type of Tuple must be TupleType|vm\.builtin\.tuple_getitem\(.*Expected `Array<Any>` but got `ffi\.Tensor`",
+    message=r"The type of Tuple must be TupleType|vm\.builtin\.tuple_getitem\(.*Expected `Array<Any>` but got `ffi\.Tensor`"
+            r"|type mismatch: expected T\.Tuple\(R\.Tensor\(.*given R\.Tensor\(",  # (passed on whole to a helper)
     ir=r"\bmeshgrid\b",
 ))
 register_known_bug(KnownBug(

@@ -112,3 +112,15 @@ keep_repro('test_lazy_transform_params_called_helper', 'LazyTransformParams', 's
         ),
         regions=(Region(start=0, stop=2, form='function', name='main_transform_params', options=(('private', False),)),),
     ))
+
+# meshgrid's 1-tuple passed whole to a helper that reads its field
+keep_repro('test_meshgrid_single_tensor_legalize', 'NormalizeGlobalVar', 'semantics_preserved',
+    ProgramSpec(
+        graph=GraphSpec(
+            inputs=(TensorDecl(name='p0', shape=(1,), dtype='float32', const=False),),
+            nodes=(Node(op='meshgrid', args=(0,), attrs=(('indexing', 'ij'),), shape=(), dtype='float32', parts=((1,),)),
+                   Node(op='tuple_get_item', args=(1,), attrs=(('index', 0),), shape=(1,), dtype='float32')),
+            outputs=(2,),
+        ),
+        regions=(Region(start=1, stop=2, form='function', name='helper', options=(('private', False),)),),
+    ))
