@@ -120,7 +120,7 @@ register_known_bug(KnownBug(
          "is handed the tensor)",
     # (a helper returning the meshgrid legalizes, and its caller's lv[0] fails when it runs)
     message=r"The type of Tuple must be TupleType|vm\.builtin\.tuple_getitem\(.*Expected `Array<Any>` but got `ffi\.Tensor`"
-            r"|type mismatch: expected T\.Tuple\(R\.Tensor\(.*given R\.Tensor\(",  # (passed on whole to a helper)
+            r"|type mismatch: expected T\.Tuple\((?:T\.Tuple\()?R\.Tensor\(.*given (?:T\.Tuple\()?R\.Tensor\(",  # (to a helper)
     ir=r"\bmeshgrid\b",
 ))
 register_known_bug(KnownBug(
