@@ -34,7 +34,10 @@ def _lifted(vm: Any, mod: Any, before_main: Any, calls: list[list[Any]], tensors
     for args in calls:
         _, inputs, weights = _split(before_main, args, tensors)
         with timing.stage("run"):
-            lifted = vm["main_transform_params"](weights) if "main_transform_params" in _names(mod) else []
+            # (without num_input LiftTransformParams lifts nothing: a main_transform_params there
+            # is the program's own helper, which main calls itself)
+            split = bool(before_main.attrs) and "num_input" in before_main.attrs
+            lifted = vm["main_transform_params"](weights) if split and "main_transform_params" in _names(mod) else []
             out += flatten_outputs(vm["main"](*inputs, *lifted))
     return out
 

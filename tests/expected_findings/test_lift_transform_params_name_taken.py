@@ -72,3 +72,30 @@ def test_lift_transform_params_name_taken() -> None:
     assert_recognised("LiftTransformParams", "well_formed", EXAMPLE, "test_lift_transform_params_name_taken")
     assert_recognised("LiftTransformParams", "semantics_preserved", EXAMPLE, "test_lift_transform_params_name_taken")
     assert_recognised("LiftTransformParams", "lifted_params_agree", EXAMPLE, "test_lift_transform_params_name_taken")
+
+
+# a helper of that name inside a closure: the pass raises "There is no definition of
+# I.GlobalVar("main_transform_params")" (seed 23497)
+NESTED = ProgramSpec(
+    GraphSpec(inputs=(TensorDecl(name="p0", shape=(1,), dtype="float32", const=False),
+                      TensorDecl(name="c1", shape=(1,), dtype="float32", const=False)),
+              nodes=(Node(op="abs", args=(1,), attrs=(), shape=(1,), dtype="float32"),
+                     Node(op="abs", args=(2,), attrs=(), shape=(1,), dtype="float32")),
+              outputs=(2, 3)),
+    regions=(Region(start=0, stop=1, form="closure", name="helper",
+                    inner=(Region(start=0, stop=1, form="function", name="main_transform_params",
+                                  options=(("private", False),)),)),),
+    num_input=0,
+)
+
+
+def test_a_helper_of_that_name_in_a_closure() -> None:
+    assert_recognised("LiftTransformParams", "pass_does_not_raise", NESTED, "test_lift_transform_params_name_taken")
+
+
+def test_without_num_input_a_helper_of_that_name_is_the_programs_own() -> None:
+    """Without num_input LiftTransformParams lifts nothing: main_transform_params is the program's
+    helper, which main calls. passcheck's lifted calling convention called it with the weights
+    anyway ("expects 2 arguments, but 1 arguments were provided", seed 23497: an alarm of ours)."""
+    own = ProgramSpec(EXAMPLE.graph, regions=EXAMPLE.regions)
+    assert recheck("LiftTransformParams", "semantics_preserved", own) == 0

@@ -139,8 +139,12 @@ register_known_bug(KnownBug(
          "output: it removes that function's GlobalVar (composing it with what it lifts), and main's call "
          "to it is left to an undefined GlobalVar",
     subjects=("LiftTransformParams", "LazyTransformParams"),
+    # (a private helper of that name: "no definition"; one taking two parameters: main_transform_params
+    # is the composition, which the lifted calling convention hands one tuple)
     message=r"GlobalVar I\.GlobalVar\(\"main_transform_params\"\) is not defined"
-            r"|Cannot find ffi::Function main_transform_params\b",
+            r"|Cannot find ffi::Function main_transform_params\b"
+            r"|There is no definition of I\.GlobalVar\(\"main_transform_params\"\)"
+            r"|Invoking function main_transform_params expects \d+ arguments",
     ir=r"def main_transform_params\(",
 ))
 register_known_bug(KnownBug(

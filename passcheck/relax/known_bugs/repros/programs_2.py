@@ -124,3 +124,19 @@ keep_repro('test_meshgrid_single_tensor_legalize', 'NormalizeGlobalVar', 'semant
         ),
         regions=(Region(start=1, stop=2, form='function', name='helper', options=(('private', False),)),),
     ))
+
+# a helper named main_transform_params inside a closure
+keep_repro('test_lift_transform_params_name_taken', 'LiftTransformParams', 'pass_does_not_raise',
+    ProgramSpec(
+        graph=GraphSpec(
+            inputs=(TensorDecl(name='p0', shape=(1,), dtype='float32', const=False),
+                    TensorDecl(name='c1', shape=(1,), dtype='float32', const=False)),
+            nodes=(Node(op='abs', args=(1,), attrs=(), shape=(1,), dtype='float32'),
+                   Node(op='abs', args=(2,), attrs=(), shape=(1,), dtype='float32')),
+            outputs=(2, 3),
+        ),
+        regions=(Region(start=0, stop=1, form='closure', name='helper',
+                        inner=(Region(start=0, stop=1, form='function', name='main_transform_params',
+                                      options=(('private', False),)),)),),
+        num_input=0,
+    ))
