@@ -4,7 +4,8 @@ LazyGetInput replaces main's parameters after ``num_input`` by ``fget_param`` an
 its Var is first read (``fget_param(i, name)`` then a ``match_cast`` to its type, which defines the
 symbolic variables its type names). A ``R.Shape([n])`` parameter is read only through ``n`` (an
 ``R.If`` on ``n > 0``, a ``reshape`` to ``[n]``): its Var is never read, so it is never loaded,
-and ``n`` is read undefined: the output module is ill-formed and tvm.compile refuses it. Found by
+and ``n`` is read undefined: the output module is ill-formed and tvm.compile refuses it (a
+``T.bool`` parameter is loaded, and its variable bound to the untyped value). Found by
 LazyGetInput's campaign (seed 20670: 7 of 500 examples, each a branch on a shape condition).
 """
 
@@ -59,3 +60,10 @@ def test_passcheck_reports_it() -> None:
 def test_lazy_get_input_shape_parameter() -> None:
     assert_recognised("LazyGetInput", "well_formed", EXAMPLE, "test_lazy_get_input_shape_parameter")
     assert_recognised("LazyGetInput", "semantics_preserved", EXAMPLE, "test_lazy_get_input_shape_parameter")
+
+
+def test_a_prim_parameter_is_bound_untyped() -> None:
+    """A ``cond0: T.bool`` parameter (R.Prim with a symbolic variable) is loaded, but its match_cast
+    binds the variable to the untyped value: "Explicit binding for symbolic variable cond0 must be a
+    primitive expression, but received cond0_untyped" in tvm.compile (seed 23497: 9 of 500)."""
+    assert_recognised("LazyGetInput", "semantics_preserved", _example("prim"), "test_lazy_get_input_shape_parameter")

@@ -140,3 +140,15 @@ keep_repro('test_lift_transform_params_name_taken', 'LiftTransformParams', 'pass
                                       options=(('private', False),)),)),),
         num_input=0,
     ))
+
+# a T.bool parameter: loaded, its symbolic variable bound to the untyped value
+keep_repro('test_lazy_get_input_shape_parameter', 'LazyGetInput', 'semantics_preserved',
+    ProgramSpec(
+        graph=GraphSpec(
+            inputs=(TensorDecl(name='p0', shape=(1,), dtype='float32', const=False),),
+            nodes=(Node(op='abs', args=(0,), attrs=(), shape=(1,), dtype='float32'),),
+            outputs=(1,),
+        ),
+        regions=(Region(start=0, stop=1, form='branch', name='', options=(('cond', 0), ('tails', ((1, 'negative'),)))),),
+        conds=(Cond(kind='prim', threshold=0, dtype='int64'),),
+    ))
