@@ -103,3 +103,22 @@ def test_fusion_meets_it_too() -> None:
                "np.float32(0.60718524) (1 elements)")
     bug = recognise(resolve("FuseOps"), "matches_unfused_bitwise", message, build_module(graph).script())
     assert bug is not None and bug.name == "test_collapse_sum_empty_axis"
+
+
+def test_a_poisoned_memory_plan_meets_it_every_run() -> None:
+    """StaticPlanBlockMemory's planned_storage_poisoned: the never-written sum reads the poison
+    (seed 23497: 4 of 500 examples; the output itself is leftover memory, so it varies from run
+    to run). That run's example and words are checked."""
+    from passcheck.core.known import recognise
+    from passcheck.core.subject import resolve
+    from passcheck.relax.build import build_module
+
+    graph = GraphSpec(inputs=(TensorDecl("p0", (0, 1), "float32", False),),
+                      nodes=(Node("collapse_sum_to", (0,), (("shape", (1,)),), (1,), "float32"),
+                             Node("collapse_sum_to", (1,), (("shape", ()),), (), "float32"),
+                             Node("isinf", (2,), (), (), "bool")),
+                      outputs=(1, 3), tensor_inputs=True)
+    message = ("with its 1 planned storage(s) poisoned before use: output 0[0]: got 2.88812255859375, reference 0.0 "
+               "(|diff| 2.89 > allowed 1e-30); 1 of 1 elements differ")
+    bug = recognise(resolve("StaticPlanBlockMemory"), "planned_storage_poisoned", message, build_module(graph).script())
+    assert bug is not None and bug.name == "test_collapse_sum_empty_axis"
