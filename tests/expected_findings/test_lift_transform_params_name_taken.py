@@ -99,3 +99,24 @@ def test_without_num_input_a_helper_of_that_name_is_the_programs_own() -> None:
     anyway ("expects 2 arguments, but 1 arguments were provided", seed 23497: an alarm of ours)."""
     own = ProgramSpec(EXAMPLE.graph, regions=EXAMPLE.regions)
     assert recheck("LiftTransformParams", "semantics_preserved", own) == 0
+
+
+def test_its_other_words_are_recognised_by_the_drawn_name() -> None:
+    """Composed with the program's own function of that name, the lifted function fails inside
+    tvm.compile ("tokens.IsNested()") or computes something else (seed 23497: 1 and 2 of 500).
+    The pass's output always holds a main_transform_params: the drawn one is read from the
+    example's description, not from the modules."""
+    from passcheck.core.known import recognise
+    from passcheck.core.subject import resolve
+
+    subject = resolve("LiftTransformParams")
+    drawn = subject.describe_example(EXAMPLE)
+    assert "main_transform_params[" in drawn
+    for prop, message in (("semantics_preserved", "checking raised InternalError (execution.py:180): Check failed: "
+                                                   "(tokens.IsNested()) is false:"),
+                          ("lifted_params_agree", "main(inputs, main_transform_params(weights)) differs from main(inputs, "
+                                                  "weights): output 0[0, 0]: got 1.5, reference 0.5")):
+        bug = recognise(subject, prop, message, drawn)
+        assert bug is not None and bug.name == "test_lift_transform_params_name_taken", (prop, bug)
+        # a program without that name: the words alone are not this bug
+        assert recognise(subject, prop, message, subject.describe_example(_example("helper"))) is None

@@ -71,7 +71,8 @@ def _program_case(subject: str, prog: ProgramSpec) -> ProgramCase:
 def describe(prog: ProgramSpec) -> str:
     g = prog.graph
     parts = [f"{len(g.nodes)} ops: {', '.join(g.ops())}"]
-    regions = [f"{r.form}[{r.start}:{r.stop}]" for r in prog.all_regions()]
+    # (a function's name too: a kept bug is recognised by a name a pass takes for its own)
+    regions = [f"{r.form}{' ' + r.name if r.name else ''}[{r.start}:{r.stop}]" for r in prog.all_regions()]
     if regions:
         parts.append("regions " + " ".join(regions))
     if prog.conds:
