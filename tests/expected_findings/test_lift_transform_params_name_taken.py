@@ -7,7 +7,7 @@ composes the two): it removes that function's GlobalVar and adds the composition
 A helper of that name that ``main`` calls is removed from under the call: the output module is
 ill-formed (``GlobalVar main_transform_params is not defined``) and the VM cannot find the
 function. Where the name is free the same program lifts correctly. passcheck draws function names
-passes generate themselves (issue 19); found by LiftTransformParams' campaign (seed 20670: 32 of
+passes generate themselves (issue 19); found by LiftTransformParams' campaign (seed 20670: 16 of
 500 examples).
 """
 

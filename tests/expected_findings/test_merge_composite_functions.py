@@ -11,7 +11,7 @@ Without the extra call the same module merges. Found by ``passcheck MergeComposi
 
 * a ``match_cast`` binding in ``main`` (after a data-dependent op, as ``dynamic_strided_slice``
   needs), composite functions or not: ``TypeError: Invalid type: relax.expr.MatchCast`` (its
-  partitioner has no case for the binding; seed 20670: 20 of 500 examples).
+  partitioner has no case for the binding; seed 20670: 11 of 500 examples).
 """
 
 from __future__ import annotations
