@@ -137,7 +137,7 @@ def _liftable_weights(draw: Any, prog: ProgramSpec, weights: set[int], consts: s
     reads = _reads(graph)
     top = [j for j in range(len(graph.nodes)) if not any(r.start <= j < r.stop for r in prog.regions)
            and node_id(graph, j) not in graph.outputs and reads[n_in + j] and reads[n_in + j] <= consts]
-    if any(reads[n_in + j] & weights and reads[n_in + j] <= weights | consts for j in top):
+    if any(reads[n_in + j] & weights for j in top):  # (a computation on constants, a weight among them)
         return set()
     if not top:
         return None
