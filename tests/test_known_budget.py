@@ -201,10 +201,10 @@ def test_an_op_reading_a_dtype_it_fails_on_comes_at_its_budget_in_any_graph() ->
 
 
 def _weights_only_output(prog: object) -> bool:
+    from passcheck.relax.program.draw import _reads
+
     g, weights = prog.graph, set(prog.weights)  # type: ignore[attr-defined]
-    reads: list[set[int]] = [{i} for i in range(len(g.inputs))]
-    for node in g.nodes:
-        reads.append(set().union(*(reads[a] for a in node.args)) if node.args else set())
+    reads = _reads(g)
     return any(reads[o] & weights and all(i in weights or g.inputs[i].const for i in reads[o]) for o in g.outputs)
 
 

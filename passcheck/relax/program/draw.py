@@ -82,7 +82,7 @@ def _programs(draw: Any, graph: GraphSpec, sb: StructureBias) -> ProgramSpec:
         table = _pattern_table(draw, prog.graph)
         prog = replace(prog, graph=replace(prog.graph, extra=prog.graph.extra + (("patterns", table),)))
     options: list[tuple[str, object]] = []
-    if sb.dataflow_bug and not open_for(budget_roll(draw), sb.dataflow_bug) or chance(draw, sb.no_dataflow):
+    if _closed(draw, sb.dataflow_bug) or chance(draw, sb.no_dataflow):
         options.append(("dataflow", False))
     plain = [j for j in range(len(graph.nodes)) if not _in_region(prog, j)]
     used = consumers(prog.graph)
@@ -105,14 +105,11 @@ def _with_weights(draw: Any, prog: ProgramSpec, sb: StructureBias) -> ProgramSpe
     closed, no output is computed from weights alone (``weights_only_bug``) and something is
     lifted (``lifts_nothing_bug``)."""
     graph = prog.graph
-    made_inputs: set[int] = set()
-    closed = not open_for(budget_roll(draw), sb.weights_only_bug) if sb.weights_only_bug else False
-    if closed:
-        made_inputs = _inputs_for_constant_outputs(graph)
+    made_inputs = _inputs_for_constant_outputs(graph) if _closed(draw, sb.weights_only_bug) else set()
     consts = [i for i, d in enumerate(graph.inputs) if d.const and i not in made_inputs]
     weights = consts if sb.every_weight else \
         draw(st.lists(st.sampled_from(consts), unique=True, min_size=1, max_size=len(consts))) if consts else []
-    if sb.lifts_nothing_bug and not open_for(budget_roll(draw), sb.lifts_nothing_bug):
+    if _closed(draw, sb.lifts_nothing_bug):
         lifted = _liftable_weights(draw, prog, set(weights), set(consts))
         if lifted is None:
             return prog  # (no weights: nothing LiftTransformParams could lift)
@@ -120,6 +117,12 @@ def _with_weights(draw: Any, prog: ProgramSpec, sb: StructureBias) -> ProgramSpe
     inputs = tuple(replace(d, const=False) if i in weights or i in made_inputs else d
                    for i, d in enumerate(graph.inputs))
     return replace(prog, graph=replace(graph, inputs=inputs), num_input=0, weights=tuple(sorted(weights)))
+
+
+def _closed(draw: Any, bug: str) -> bool:
+    """Whether the program's roll keeps the feature that triggers the kept bug ``bug`` out (never
+    without a bug named)."""
+    return bool(bug) and not open_for(budget_roll(draw), bug)
 
 
 def _reads(graph: GraphSpec) -> list[set[int]]:
