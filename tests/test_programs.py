@@ -204,8 +204,8 @@ def test_a_program_that_writes_into_its_argument_is_caught_and_leaves_the_inputs
 
 
 def test_a_helper_is_called_on_arguments_it_is_defined_on() -> None:
-    """functions_agree draws a public helper's arguments itself: an integer one is never 0, which a
-    helper taking the modulus by its parameter is undefined on (int8 mod by 0 killed the worker
+    """A public helper is called on what main hands it, never on 0 where main never divides by 0: a
+    helper taking the modulus by its parameter is undefined on 0 (int8 mod by 0 killed the worker
     with SIGFPE, before and after alike: a false alarm under DeadCodeElimination, seed 36)."""
     from passcheck.core.engine.repro import recheck
 
@@ -229,3 +229,33 @@ def test_two_public_functions_never_share_a_drawn_global_symbol() -> None:
     mod = build_program(prog)
     symbols = [str(func.attrs["global_symbol"]) for _, func in mod.functions_items() if "global_symbol" in func.attrs]
     assert len(symbols) == len(set(symbols)) and "f" in symbols, symbols
+
+
+def test_a_helper_is_called_on_the_values_main_hands_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """functions_agree drew a public helper's integer arguments itself (1 or 2): where they index a
+    tensor (gather_nd, take), both sides read outside it and disagreed -- a false alarm under
+    NormalizeGlobalVar ("helper2 computes something else", 1 of 500 at seed 23497). It calls the
+    helper on what main computes for it, here the only index in range of a one-element tensor."""
+    import numpy as np
+    from passcheck.properties.programs import functions_agree
+
+    from passcheck.core.engine.repro import recheck
+    from passcheck.relax import execution
+
+    prog = ProgramSpec(
+        GraphSpec(inputs=(TensorDecl("p0", (1,), F, False), TensorDecl("p1", (2,), "int64", False, lo=0.0, hi=0.0)),
+                  nodes=(Node("abs", (1,), (), (2,), "int64"), Node("take", (0, 2), (("axis", 0), ("mode", "fast")), (2,), F)),
+                  outputs=(3,)),
+        (Region(1, 2, "function", "helper", options=(("private", False),)),))
+    handed: list[list[Any]] = []
+    real = execution.call_main
+
+    def spy(vm: Any, name: str, args: list[Any]) -> Any:
+        if name == "helper":
+            handed.append([np.array(a, copy=True) for a in args])
+        return real(vm, name, args)
+
+    monkeypatch.setattr(execution, "call_main", spy)
+    functions_agree(_case(prog))
+    assert recheck("DeadCodeElimination", "functions_agree", prog) == 0
+    assert handed and all(np.array_equal(args[1], np.zeros(2, "int64")) for args in handed), handed

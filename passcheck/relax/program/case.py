@@ -24,6 +24,7 @@ class ProgramCase(RelaxCase):
         super().__init__(subject, prog.graph)
         self.example = prog
         self.program = prog
+        self.helper_inputs: dict[str, tuple[int, tuple[int, ...]]] = {}
 
     def calls(self) -> list[list[Any]]:
         from passcheck.relax.program.forms import cond_value
@@ -35,6 +36,26 @@ class ProgramCase(RelaxCase):
         weights = [by_input[i] for i in params if i in prog.weights]
         return [inputs + [cond_value(c, t) for c, t in zip(prog.conds, truths)] + weights
                 for truths in prog.runs()]
+
+    def helper_arguments(self, symbol: str) -> list[list[Any]]:
+        """The arguments ``main`` hands its public helper ``symbol``, one list per run of the
+        conditions, from the float64 reference cast to their dtypes ([] for a function no region
+        made): a helper may be defined only where its caller calls it (gather_nd's indices)."""
+        from passcheck.relax.program.forms import cond_value
+        from passcheck.relax.program.reference import values_at
+        from passcheck.relax.spec import np_dtype
+
+        if symbol not in self.helper_inputs:
+            return []
+        start, vids = self.helper_inputs[symbol]
+        prog, out = self.program, []
+        # an input is handed as it is (the reference holds it in float64: an int64 past 2^53 is not)
+        given = dict(zip([i for i, d in enumerate(prog.graph.inputs) if not d.const], self.params()))
+        for truths in prog.runs():
+            vals = values_at(prog, self.params(), truths, [start])[start]
+            out.append([cond_value(prog.conds[-1 - v], truths[-1 - v]) if v < 0 else given[v] if v in given
+                        else np.asarray(vals[v].v).astype(np_dtype(prog.graph.value_dtype(v))) for v in vids])
+        return out
 
     def output_dtypes(self) -> list[str]:
         return super().output_dtypes() * len(self.program.runs())
@@ -64,7 +85,7 @@ def _program_case(subject: str, prog: ProgramSpec) -> ProgramCase:
     from passcheck.relax.program.emit import build_program
 
     case = ProgramCase(subject, prog)
-    case.built = build_program(prog)
+    case.built = build_program(prog, case.helper_inputs)
     return case
 
 

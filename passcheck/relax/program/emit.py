@@ -30,6 +30,8 @@ class Emitter:
         self.dataflow = bool(prog.option.get("dataflow", True))
         self._consts: dict[int, Any] = {}
         self.names: set[str] = set()
+        # a public helper's symbol -> (the node its region starts at, the graph values it is handed)
+        self.helper_inputs: dict[str, tuple[int, tuple[int, ...]]] = {}
 
     # -- values and types ------------------------------------------------------------------
     def const(self, vid: int) -> Any:
@@ -226,8 +228,9 @@ class Emitter:
         return func if self.prog.option.get("nested") else self.bb.normalize(func)
 
 
-def build_program(prog: ProgramSpec) -> Any:
-    """The IRModule of ``prog``: ``main`` and the functions its regions make."""
+def build_program(prog: ProgramSpec, helper_inputs: dict[str, tuple[int, tuple[int, ...]]] | None = None) -> Any:
+    """The IRModule of ``prog``: ``main`` and the functions its regions make (each public helper's
+    symbol, its region's first node and the graph values main hands it go into ``helper_inputs``)."""
     import tvm
     from tvm import relax
 
@@ -261,6 +264,8 @@ def build_program(prog: ProgramSpec) -> Any:
 
         raise GeneratorRejected(f"{type(e).__name__}: {error_line(e, 200)}") from e
     em.bb.add_func(func, "main")
+    if helper_inputs is not None:
+        helper_inputs.update(em.helper_inputs)
     mod = em.bb.get()
     if em.vdevices:
         import tvm

@@ -172,6 +172,8 @@ def _emit_function(em: Any, env: dict[int, Any], region: Region, later: set[int]
     # invalid module, which NormalizeGlobalVar refused -- 43 of its 500 examples at seed 20670)
     symbol = em.fresh_name(str(opts["symbol"])) if "symbol" in opts and not private else name
     attrs = {} if private else {"global_symbol": symbol}
+    if not private:
+        em.helper_inputs[symbol] = (region.start, tuple(ins + unused_in))
     func = em.function(params, fill, attrs, private=private, name=name if not private else "")
     gv = em.bb.add_func(func, name)
     n = len(outs) + len(unused_out)

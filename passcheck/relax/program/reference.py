@@ -4,7 +4,7 @@ apply. Bounds compose as the graph's do (``relax.reference``)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 
 import numpy as np
 
@@ -26,6 +26,23 @@ def evaluate(prog: ProgramSpec, params: list[np.ndarray], truths: tuple[bool, ..
         if not prog.conds:
             return graph_evaluate(prog.graph, params, computed_in)
         raise NotImplementedError("a dtype computed in another one by design, with branches")
+    *_, (_, vals) = _steps(prog, params, truths)
+    return [vals[o] for o in prog.graph.outputs]
+
+
+def values_at(prog: ProgramSpec, params: list[np.ndarray], truths: tuple[bool, ...],
+              starts: Iterable[int]) -> dict[int, list]:
+    """The reference's values (indexed by graph value id) as they stand when node ``start`` is
+    reached, for each of ``starts``: what a region starting there is handed."""
+    wanted, out = set(starts), {}
+    for j, vals in _steps(prog, params, truths):
+        if j in wanted:
+            out[j] = list(vals)
+    return out
+
+
+def _steps(prog: ProgramSpec, params: list[np.ndarray], truths: tuple[bool, ...]) -> Iterator[tuple[int, list]]:
+    """The reference's values before each node ``j`` (then once more after the last), in order."""
     g, ops = prog.graph, op_registry()
     it = iter(params)
     vals: list = [Approx.exact(const_array(d) if d.const else next(it)) for d in g.inputs]
@@ -36,6 +53,7 @@ def evaluate(prog: ProgramSpec, params: list[np.ndarray], truths: tuple[bool, ..
             ends.setdefault(r.stop, []).insert(0, r)
     with np.errstate(all="ignore"), timing.stage("reference"):
         for j, node in enumerate(g.nodes):
+            yield j, vals
             out = ops[node.op].reference([vals[a] for a in node.args], dict(node.attrs), unit_roundoff(node.dtype))
             for part in parts_of(out):
                 part.dtype = node.dtype
@@ -46,4 +64,4 @@ def evaluate(prog: ProgramSpec, params: list[np.ndarray], truths: tuple[bool, ..
                         dtype = g.value_dtype(vid)
                         vals[vid] = ops[op].reference([vals[vid]], {}, unit_roundoff(dtype))
                         vals[vid].dtype = dtype
-    return [vals[o] for o in g.outputs]
+        yield len(g.nodes), vals
