@@ -16,6 +16,7 @@ import pytest
 from known_bug_check import assert_recognised
 
 from passcheck.core.engine.repro import recheck
+from passcheck.relax.program.spec import ProgramSpec, Region
 from passcheck.relax.spec import GraphSpec, Node, TensorDecl
 
 EXAMPLE = GraphSpec(
@@ -126,3 +127,21 @@ INTO_DYNAMIC_SLICE = GraphSpec(
 
 def test_registered_through_a_dynamic_slice_consumer() -> None:
     assert_recognised("LegalizeOps", "pass_does_not_raise", INTO_DYNAMIC_SLICE, "test_legalize_median_keepdims_all_axes")
+
+
+# a consumer emitted as a call_tir of its legalized PrimFunc: the VM refuses the rank-1 kernel result
+# ("Argument 0 type mismatch"; LazySetOutput, 7 of 500 at seed 12305)
+INTO_TIR_CALL = ProgramSpec(
+    graph=GraphSpec(
+        inputs=(TensorDecl(name="p0", shape=(2, 2), dtype="float32", const=False),),
+        nodes=(Node(op="median", args=(0,), attrs=(("axis", None), ("keepdims", True)), shape=(1, 1), dtype="float32"),
+               Node(op="layout_transform", args=(1,), attrs=(("factor", 0), ("pad_value", None), ("perm", (0, 1))),
+                    shape=(1, 1), dtype="float32")),
+        outputs=(2,)),
+    regions=(Region(1, 2, "tir"),),
+)
+
+
+def test_registered_through_a_call_tir_consumer() -> None:
+    assert recheck("LazySetOutput", "semantics_preserved", INTO_TIR_CALL) == 1
+    assert_recognised("LazySetOutput", "semantics_preserved", INTO_TIR_CALL, "test_legalize_median_keepdims_all_axes")

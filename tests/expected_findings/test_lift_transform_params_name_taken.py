@@ -120,3 +120,23 @@ def test_its_other_words_are_recognised_by_the_drawn_name() -> None:
         assert bug is not None and bug.name == "test_lift_transform_params_name_taken", (prop, bug)
         # a program without that name: the words alone are not this bug
         assert recognise(subject, prop, message, subject.describe_example(_example("helper"))) is None
+
+
+# main's call of its helper of that name returning two values, under LazyTransformParams: the
+# composition returns one, and the VM's match_cast of it raises "during match-cast we find tuple
+# size mismatch" (seed 12305: 5 of 500)
+TWO_RESULTS = ProgramSpec(
+    GraphSpec(inputs=(TensorDecl("p0", (1,), "float32", False), TensorDecl("w1", (1,), "float32", False)),
+              nodes=(Node("exp", (1,), (), (1,), "float32"), Node("add", (0, 2), (), (1,), "float32"),
+                     Node("abs", (0,), (), (1,), "float32"), Node("negative", (0,), (), (1,), "float32")),
+              outputs=(3, 4, 5)),
+    regions=(Region(2, 4, "function", "main_transform_params", options=(("private", False),)),),
+    num_input=0, weights=(1,))
+
+
+def test_a_helper_of_that_name_returning_a_tuple() -> None:
+    free = ProgramSpec(TWO_RESULTS.graph, (Region(2, 4, "function", "helper", options=(("private", False),)),),
+                       num_input=0, weights=(1,))
+    assert recheck("LazyTransformParams", "lifted_params_agree", free) == 0
+    for prop in ("semantics_preserved", "lifted_params_agree"):
+        assert_recognised("LazyTransformParams", prop, TWO_RESULTS, "test_lift_transform_params_name_taken")

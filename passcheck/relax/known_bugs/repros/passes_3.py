@@ -133,3 +133,16 @@ keep_repro('test_to_mixed_precision_attention_bias', 'ToMixedPrecision', 'semant
                     shape=(1, 2, 1, 4), dtype='float32'),),
         outputs=(4,),
     ))
+
+keep_repro('test_to_mixed_precision_padded_layout_transform', 'ToMixedPrecision', 'pass_does_not_raise',
+    GraphSpec(
+        inputs=(TensorDecl(name='p0', shape=(1, 1, 1, 3), dtype='float32', const=False),
+                TensorDecl(name='c1', shape=(1, 1, 1, 1), dtype='float32', const=True)),
+        nodes=(
+            Node(op='conv2d', args=(0, 1), attrs=(('dilation', (1, 1)), ('groups', 1), ('padding', (0, 0, 0, 0)),
+                                                  ('strides', (1, 1))), shape=(1, 1, 1, 3), dtype='float32'),
+            Node(op='layout_transform', args=(2,), attrs=(('factor', 2), ('pad_value', 0.0), ('perm', None)),
+                 shape=(1, 1, 1, 2, 2), dtype='float32'),
+        ),
+        outputs=(3,),
+    ))

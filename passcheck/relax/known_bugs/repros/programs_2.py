@@ -152,3 +152,29 @@ keep_repro('test_lazy_get_input_shape_parameter', 'LazyGetInput', 'semantics_pre
         regions=(Region(start=0, stop=1, form='branch', name='', options=(('cond', 0), ('tails', ((1, 'negative'),)))),),
         conds=(Cond(kind='prim', threshold=0, dtype='int64'),),
     ))
+
+# a consumer emitted as a call_tir of its legalized PrimFunc: the VM hands it the rank-1 kernel result
+keep_repro('test_legalize_median_keepdims_all_axes', 'LazySetOutput', 'semantics_preserved',
+    ProgramSpec(
+        graph=GraphSpec(
+            inputs=(TensorDecl(name='p0', shape=(2, 2), dtype='float32', const=False),),
+            nodes=(
+                Node(op='median', args=(0,), attrs=(('axis', None), ('keepdims', True)), shape=(1, 1), dtype='float32'),
+                Node(op='layout_transform', args=(1,), attrs=(('factor', 0), ('pad_value', None), ('perm', (0, 1))),
+                     shape=(1, 1), dtype='float32'),
+            ),
+            outputs=(2,),
+        ),
+        regions=(Region(1, 2, "tir"),),
+    ))
+
+# main's call of its helper of that name returning two values: the composition returns one
+_TWO_RESULTS = ProgramSpec(
+    GraphSpec(inputs=(TensorDecl('p0', (1,), 'float32', False), TensorDecl('w1', (1,), 'float32', False)),
+              nodes=(Node('exp', (1,), (), (1,), 'float32'), Node('add', (0, 2), (), (1,), 'float32'),
+                     Node('abs', (0,), (), (1,), 'float32'), Node('negative', (0,), (), (1,), 'float32')),
+              outputs=(3, 4, 5)),
+    regions=(Region(2, 4, 'function', 'main_transform_params', options=(('private', False),)),),
+    num_input=0, weights=(1,))
+for _prop in ('semantics_preserved', 'lifted_params_agree'):
+    keep_repro('test_lift_transform_params_name_taken', 'LazyTransformParams', _prop, _TWO_RESULTS)
