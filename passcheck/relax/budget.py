@@ -70,4 +70,5 @@ BUDGETED = {
     "test_lift_transform_params_weights_only_output": "outputs computed from weights alone (StructureBias)",
     "test_lazy_transform_params_whole_tuple": "weights of which nothing is lifted (StructureBias)",
     "test_lazy_set_output_dataflow_block": "dataflow blocks in LazySetOutput's programs (StructureBias)",
+    "test_lazy_transform_params_missing_import": "LazyTransformParams run as in a fresh process (StructureBias)",
 }

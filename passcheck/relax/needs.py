@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from passcheck.core.registry import Registry
 from passcheck.relax.graphs import GraphBias
@@ -37,6 +38,16 @@ class PassNeeds:
     # the algebra it applies by design, as a rewrite of the drawn graph whose rounding the reference
     # allows too (``equivalents.py``); None: it computes what its input computes, op for op
     equivalent: Callable[[GraphSpec], GraphSpec | None] | None = None
+    # modules the pass uses that TVM forgets to import (a kept bug: it raises in a fresh process):
+    # imported before it runs, except in a program drawn as a fresh process (extras["fresh_process"],
+    # at the bug's budget: ``StructureBias.fresh_process_bug``), where they are hidden while it runs
+    imports: tuple[str, ...] = ()
+
+    def pass_maker(self, factory: Callable[[], Any]) -> Callable[[dict[str, Any]], Any]:
+        """The pass per example, run in the import state the example draws (``imports``)."""
+        if not self.imports:
+            return lambda extras: factory()
+        return lambda extras: _in_import_state(factory(), self.imports, bool(extras.get("fresh_process")))
 
     @property
     def text(self) -> str:
@@ -46,6 +57,28 @@ class PassNeeds:
 NEEDS: Registry[PassNeeds] = Registry("pass declaration", hint="passcheck/relax/needs_by_pass.py declares them")
 
 DEFAULT = PassNeeds("", "what the default programs hold (one or more functions, branches, closures)")
+
+
+def _in_import_state(p: Any, modules: tuple[str, ...], fresh: bool) -> Callable[[Any], Any]:
+    def run(mod: Any) -> Any:
+        import importlib
+
+        hidden = []
+        for name in modules:
+            parent, _, child = name.rpartition(".")
+            if fresh:  # a fresh process: the package has no such attribute until someone imports it
+                package = importlib.import_module(parent)
+                if child in vars(package):
+                    hidden.append((package, child, vars(package)[child]))
+                    delattr(package, child)
+            else:
+                importlib.import_module(name)
+        try:
+            return p(mod)
+        finally:
+            for package, child, module in hidden:
+                setattr(package, child, module)
+    return run
 
 
 def declare(needs: PassNeeds) -> PassNeeds:

@@ -378,7 +378,7 @@ def generic_subject(name: str) -> RelaxPassSubject | None:
     needs = needs_of(name)
     where = None if needs.unplaced else place(name)
     return GenericRelaxSubject(name=name, summary=f"relax.transform.{name} (generic properties)",
-                               make_pass=lambda extras: factory(), stage=name, needs=needs.text, bias=needs.bias,
+                               make_pass=needs.pass_maker(factory), stage=name, needs=needs.text, bias=needs.bias,
                                structure=needs.structure, convention=needs.convention, groups=needs.groups,
                                equivalent=needs.equivalent,
                                prerequisites=(where.prerequisites if where else ()) + needs.prerequisites,

@@ -24,7 +24,7 @@ PROGRAM = ProgramSpec(
     GraphSpec(inputs=(TensorDecl("x", (2, 3), F, False), TensorDecl("w", (2, 3), F, False),
                       TensorDecl("c", (2, 3), F, True)),
               nodes=(Node("multiply", (1, 2), (), (2, 3), F), Node("add", (0, 3), (), (2, 3), F)),
-              outputs=(4,)),
+              outputs=(4,), extra=(("fresh_process", True),)),
     num_input=0, weights=(1,))
 
 SCRIPT = """
@@ -56,3 +56,18 @@ def test_lazy_transform_params_needs_an_import_tvm_forgets(tmp_path) -> None:  #
 def test_passcheck_recognises_it() -> None:
     assert_recognised("LazyTransformParams", "pass_does_not_raise", PROGRAM,
                       "test_lazy_transform_params_missing_import")
+
+
+def test_passcheck_tests_the_pass_past_it_outside_its_budget() -> None:
+    """A program drawn as a fresh process (1% of LazyTransformParams' programs, the bug's budget)
+    meets the bug; any other runs the pass after the import TVM forgets, whatever the worker
+    imported before: LazyTransformParams was tested on 2-6% of its examples while this bug decided
+    the rest."""
+    from dataclasses import replace
+
+    from passcheck.core.engine.repro import recheck
+
+    assert recheck("LazyTransformParams", "pass_does_not_raise", PROGRAM) == 1
+    imported = replace(PROGRAM, graph=replace(PROGRAM.graph, extra=()))
+    for prop in ("pass_does_not_raise", "lifted_params_agree", "semantics_preserved"):
+        assert recheck("LazyTransformParams", prop, imported) == 0, prop

@@ -59,6 +59,9 @@ class StructureBias:
     # (else a constant such an output reads is passed as an input: it reads an input and weights)
     lifts_nothing_bug: str = ""  # a kept bug a transform_params that lifts nothing meets: at its budget
     dataflow_bug: str = ""  # a kept bug a dataflow block meets: blocks at its budget (else none)
+    # a kept bug of a module the pass uses and TVM forgets to import: at its budget the pass runs as
+    # in a fresh process (extras["fresh_process"]: ``needs.PassNeeds.imports``), else after the import
+    fresh_process_bug: str = ""
     min_regions: int = 0  # redraw the layout (a few times) until it has this many regions
 
 
@@ -81,6 +84,8 @@ def _programs(draw: Any, graph: GraphSpec, sb: StructureBias) -> ProgramSpec:
     if sb.patterns:
         table = _pattern_table(draw, prog.graph)
         prog = replace(prog, graph=replace(prog.graph, extra=prog.graph.extra + (("patterns", table),)))
+    if sb.fresh_process_bug and not _closed(draw, sb.fresh_process_bug):
+        prog = replace(prog, graph=replace(prog.graph, extra=prog.graph.extra + (("fresh_process", True),)))
     options: list[tuple[str, object]] = []
     if _closed(draw, sb.dataflow_bug) or chance(draw, sb.no_dataflow):
         options.append(("dataflow", False))

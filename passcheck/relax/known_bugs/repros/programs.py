@@ -135,7 +135,7 @@ keep_repro('test_lazy_transform_params_missing_import', 'LazyTransformParams', '
                 Node(op='multiply', args=(1, 2), attrs=(), shape=(2, 3), dtype='float32'),
                 Node(op='add', args=(0, 3), attrs=(), shape=(2, 3), dtype='float32'),
             ),
-            outputs=(4,),
+            outputs=(4,), extra=(('fresh_process', True),),  # (run as in a fresh process)
         ),
         num_input=0, weights=(1,),
     ))
