@@ -97,17 +97,9 @@ def _run(ns: argparse.Namespace) -> int:
     from passcheck.core.engine.results import RunConfig
     from passcheck.core.engine.run import run
     from passcheck.core.subject import Options
-    from passcheck.integrations.reports import parse_report_spec, write_report
+    from passcheck.integrations.reports import write_report
     from passcheck.integrations.reports.table import render_table
 
-    if ns.examples < 0 or (ns.examples == 0 and not ns.corpus):
-        raise UsageError("--examples must be at least 1 (0 only with --corpus: the given modules alone)")
-    if ns.timeout is not None and ns.timeout <= 0:
-        raise UsageError("--timeout must be positive (seconds)")
-    if ns.jobs < 0 or ns.batch < 1:
-        raise UsageError("--jobs must be 0 (one per core) or more, --batch at least 1")
-    for spec in ns.report:
-        parse_report_spec(spec)
     subject, extra = _target_options(ns)
     out = console()
     config = RunConfig(subject=subject, ir=ns.ir, impl=ns.impl, examples=ns.examples, seed=ns.seed,
@@ -151,6 +143,21 @@ def _run(ns: argparse.Namespace) -> int:
     return EXIT_OK if result.ok else EXIT_FINDINGS
 
 
+def _check_numbers(ns: argparse.Namespace) -> None:
+    """What a run's options say wrong on their own (before TVM loads: a mistyped option costs no
+    second)."""
+    from passcheck.integrations.reports import parse_report_spec
+
+    if ns.examples < 0 or (ns.examples == 0 and not ns.corpus):
+        raise UsageError("--examples must be at least 1 (0 only with --corpus: the given modules alone)")
+    if ns.timeout is not None and ns.timeout <= 0:
+        raise UsageError("--timeout must be positive (seconds)")
+    if ns.jobs < 0 or ns.batch < 1:
+        raise UsageError("--jobs must be 0 (one per core) or more, --batch at least 1")
+    for spec in ns.report:
+        parse_report_spec(spec)
+
+
 def _target_options(ns: argparse.Namespace) -> tuple[str, tuple[tuple[str, str], ...]]:
     """The subject name for --target (NAME@cuda:sm_XX) and the options --bundle adds."""
     from pathlib import Path
@@ -166,19 +173,22 @@ def _target_options(ns: argparse.Namespace) -> tuple[str, tuple[tuple[str, str],
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
-        if argv and argv[0] not in COMMANDS and not {"-h", "--help"} & set(argv):
+        ns = None
+        if not (argv and argv[0] in COMMANDS):
+            ns = build_parser().parse_args(argv)  # (--help, a usage error: before TVM loads)
+            _check_numbers(ns)
             from passcheck.core.engine.worker import start_early
 
             start_early()  # (a run: its workers' fork server warms up while this process plans)
-        if not {"-h", "--help"} & set(argv[:1] + argv[1:]):
+        if not {"-h", "--help"} & set(argv):
             # Before any command: a TVM outside the supported line gets one line, not a traceback
             # from deep inside a family that uses an API it does not have.
             from passcheck.core.tvm_build import require_supported
 
             require_supported()
-        if argv and argv[0] in COMMANDS:
+        if ns is None:
             return COMMANDS.get(argv[0])(argv[1:])
-        return _run(build_parser().parse_args(argv))
+        return _run(ns)
     except UsageError as e:
         print(f"passcheck: error: {e}", file=sys.stderr)
         return EXIT_USAGE

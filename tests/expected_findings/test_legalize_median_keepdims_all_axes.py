@@ -145,3 +145,18 @@ INTO_TIR_CALL = ProgramSpec(
 def test_registered_through_a_call_tir_consumer() -> None:
     assert recheck("LazySetOutput", "semantics_preserved", INTO_TIR_CALL) == 1
     assert_recognised("LazySetOutput", "semantics_preserved", INTO_TIR_CALL, "test_legalize_median_keepdims_all_axes")
+
+
+# a reduction of it over its first axis: the rank-1 kernel result reduces to a scalar ("shape [], the
+# reference has shape [1, 1]"; drawn by tests/test_op_vocabulary.py's median graphs)
+INTO_REDUCTION = GraphSpec(
+    inputs=(TensorDecl(name="p0", shape=(2, 2, 2), dtype="float32", const=False),),
+    nodes=(Node(op="median", args=(0,), attrs=(("axis", None), ("keepdims", True)), shape=(1, 1, 1), dtype="float32"),
+           Node(op="median", args=(1,), attrs=(("axis", 0), ("keepdims", False)), shape=(1, 1), dtype="float32")),
+    outputs=(2,),
+)
+
+
+def test_registered_through_a_reduction_to_a_scalar() -> None:
+    assert recheck("FuseOps", "semantics_preserved", INTO_REDUCTION) == 1
+    assert_recognised("FuseOps", "semantics_preserved", INTO_REDUCTION, "test_legalize_median_keepdims_all_axes")

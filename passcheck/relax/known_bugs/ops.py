@@ -216,7 +216,7 @@ register_known_bug(KnownBug(
     # a consumer failing LegalizeOps (conv2d: "requires the input to be 4-dim"); the wrong shape at run time; FoldConstant folding it (the
     # folded constant has the kernel's shape, so main's return type changes)
     # a consumer's type error cut off inside TVM's print of the Op (layer_norm), before its reason
-    message=r"ndim|rank|\d-dim tensor|at least \d+ dimensions, but got \d|In ir\.Op\(|shape \[1\], the reference has shape \[1(?:, 1)+\]|"
+    message=r"ndim|rank|\d-dim tensor|at least \d+ dimensions, but got \d|In ir\.Op\(|shape \[1?\], the reference has shape \[1(?:, 1)+\]|"
             r"R\.Tensor\(\(1(?:, 1)+\)[^\n]*\) became R\.Tensor\(\(1(?:, 1)*,?\)"  # (expand_dims of it: rank 1 + k)
             r"|number of dimensions in input must match the number of source dimensions in index map"
             r"|number of indices in begin to equal the number of axes"

@@ -345,3 +345,14 @@ keep_repro('test_legalize_median_keepdims_all_axes', 'LegalizeOps', 'signature_p
         ),
         outputs=(2,),
     ))
+
+# a reduction of it over its first axis: the rank-1 kernel result reduces to a scalar
+keep_repro('test_legalize_median_keepdims_all_axes', 'FuseOps', 'semantics_preserved',
+    GraphSpec(
+        inputs=(TensorDecl(name='p0', shape=(2, 2, 2), dtype='float32', const=False),),
+        nodes=(
+            Node(op='median', args=(0,), attrs=(('axis', None), ('keepdims', True)), shape=(1, 1, 1), dtype='float32'),
+            Node(op='median', args=(1,), attrs=(('axis', 0), ('keepdims', False)), shape=(1, 1), dtype='float32'),
+        ),
+        outputs=(2,),
+    ))
