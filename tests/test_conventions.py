@@ -95,3 +95,21 @@ def test_a_main_without_parameters_gets_no_bundle() -> None:
     case = resolve("BundleModelParams").make_case(only_constants, None, Options())
     assert case.after is not None and not case.after["main"].params
     assert case.compare_with_reference(case.run("after")) is None
+
+
+def test_set_item_keeps_a_copy_of_what_it_is_handed() -> None:
+    """StaticPlanBlockMemory assumes a call_packed keeps nothing of its arguments, and reuses the
+    storage of a value once set_item has had it: exp(w1), handed to set_item, was overwritten by
+    exp(w2) in the same storage, and passcheck's set_item, which kept the tensor itself, reported
+    wrong numbers on 18 of LazyTransformParams' 200 examples (seed 31): an alarm of ours."""
+    from passcheck.core.engine.repro import recheck
+
+    two = ProgramSpec(
+        GraphSpec(inputs=(TensorDecl("x", (1,), "float32", False), TensorDecl("w1", (1,), "float32", False),
+                          TensorDecl("w2", (1,), "float32", False)),
+                  nodes=(Node("exp", (1,), (), (1,), "float32"), Node("add", (0, 3), (), (1,), "float32"),
+                         Node("exp", (2,), (), (1,), "float32"), Node("add", (4, 5), (), (1,), "float32")),
+                  outputs=(6,)),
+        num_input=0, weights=(1, 2))
+    for prop in ("semantics_preserved", "lifted_params_agree"):
+        assert recheck("LazyTransformParams", prop, two) == 0, prop

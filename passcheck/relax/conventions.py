@@ -115,7 +115,16 @@ def _register_lazy_callbacks() -> None:
     import tvm_ffi
 
     tvm_ffi.register_global_func("get_item", _get_item, override=True)
-    tvm_ffi.register_global_func("set_item", lambda i, v: _LAZY["written"].__setitem__(int(i), v), override=True)
+    # a copy of what it is handed: the memory planner assumes a call_packed keeps nothing of its
+    # arguments (StaticPlanBlockMemory reuses the value's storage once set_item has it), so a
+    # set_item that kept the tensor itself would read the next value written there
+    tvm_ffi.register_global_func("set_item", lambda i, v: _LAZY["written"].__setitem__(int(i), _copy(v)), override=True)
+
+
+def _copy(value: Any) -> Any:
+    import tvm
+
+    return tvm.runtime.tensor(value.numpy(), value.device) if hasattr(value, "numpy") else value
 
 
 _register_lazy_callbacks()
