@@ -21,7 +21,7 @@ def test_each_property_is_an_item_and_a_failure_shows_minimal_tvmscript(tmp_path
     (tmp_path / "conftest.py").write_text(
         "from hypothesis import settings\nsettings.register_profile('tiny', max_examples=20)\n")
     proc = pytest_run(["--passcheck", "FoldConstant", "--passcheck-impl", PLANTED, "--hypothesis-profile", "tiny",
-                       "--passcheck-findings", str(tmp_path / "f")], tmp_path)
+                       "--passcheck-findings", str(tmp_path / "f"), "--passcheck-shrink-time", "8"], tmp_path)
     out = proc.stdout
     assert proc.returncode == 1, out + proc.stderr
     for prop in ("pass_does_not_raise", "well_formed", "signature_preserved", "no_constant_only_calls"):
@@ -39,7 +39,7 @@ def test_passcheck_tests_in_a_test_module(tmp_path: Path) -> None:
         "from passcheck.integrations.pytest_items import passcheck_tests\n"
         f"test_fold = passcheck_tests('FoldConstant', impl={PLANTED!r}, properties=['semantics_preserved', "
         "'well_formed'], examples=20)\n")
-    proc = pytest_run([], tmp_path)
+    proc = pytest_run(["--passcheck-shrink-time", "8"], tmp_path)
     assert "test_mine.py::test_fold[semantics_preserved] FAILED" in proc.stdout, proc.stdout + proc.stderr
     assert "test_mine.py::test_fold[well_formed] PASSED" in proc.stdout
     assert "minimal input (TVMScript):" in proc.stdout

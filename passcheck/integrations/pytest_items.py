@@ -30,6 +30,9 @@ def defaults(config: Any) -> dict[str, Any]:
     seed = config.getoption("hypothesis_seed", None)
     if seed is not None:
         out["seed"] = int(seed)
+    shrink = config.getoption("--passcheck-shrink-time", None)
+    if shrink is not None:
+        out["shrink_seconds"] = float(shrink)
     return out
 
 

@@ -46,6 +46,8 @@ def pytest_addoption(parser: Any) -> None:
                     help="with --passcheck: --corpus")
     group.addoption("--passcheck-findings", default=None, metavar="DIR",
                     help="with --passcheck: where repros go (default passcheck-findings)")
+    group.addoption("--passcheck-shrink-time", type=float, default=None, metavar="SECONDS",
+                    help="seconds each run spends shrinking its findings (default 120, as --shrink-time)")
 
 
 def pytest_ignore_collect(config: Any) -> bool | None:

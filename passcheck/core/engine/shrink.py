@@ -40,9 +40,11 @@ def shrink(plan: Plan, evaluate: Any, record: Record, progress: Progress | None 
         return {}
     jobs = max(1, getattr(evaluate, "jobs", 1))
     # the stage's time, shared by the groups that run one after another on the pool: two thirds
-    # for Hypothesis's hunt, one third for the simplifications
-    share = plan.config.shrink_seconds / -(-len(groups) // jobs)
-    budget, simplify_s = max(10.0, 2 * share / 3), max(5.0, share / 3)
+    # for Hypothesis's hunt, one third for the simplifications; at least 10 s and 5 s each where
+    # the stage has that much (a --shrink-time of 8 s took 15)
+    total = plan.config.shrink_seconds
+    share = total / -(-len(groups) // jobs)
+    budget, simplify_s = max(min(10.0, 2 * total / 3), 2 * share / 3), max(min(5.0, total / 3), share / 3)
     counter = _Counter(progress, len(kinds))
 
     def hunt(group: Group) -> dict[Group, Found]:
