@@ -3,27 +3,19 @@ float64 reference within its error bound; and that bound is tight enough to catc
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import time
-from collections.abc import Iterator
-from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from passcheck.core.errors import error_line
-from passcheck.core.known import KNOWN_BUGS
 from passcheck.core.rounding import INT_RANGE, UNIT_ROUNDOFF, Approx, unit_roundoff
-from passcheck.relax.build import build_module
 from passcheck.relax.graphs import GraphBias, relax_graphs
 from passcheck.relax.ops.base import SAFE_MAGNITUDE, attrs_key, op_registry
 from passcheck.relax.ops.base import DrawContext as _DrawContext
-from passcheck.relax.reference import evaluate
-from passcheck.relax.spec import GraphSpec, const_array, input_arrays
+from passcheck.relax.spec import GraphSpec, const_array
 from passcheck.relax.tolerance import SAFETY, compare
 
 # Each op's own draw with the budget roll open: what a kept bug's budget holds back
@@ -31,9 +23,8 @@ from passcheck.relax.tolerance import SAFETY, compare
 DrawContext = functools.partial(_DrawContext, budget_roll=9999)
 
 tvm = pytest.importorskip("tvm")
-from tvm import relax  # noqa: E402
 
-from passcheck.relax.execution import call_main, run_relax  # noqa: E402
+from vocabulary_checks import Outcome, campaign, failures, known_tvm_bug  # noqa: E402
 
 # ops that need an N, C, *spatial value (NCW, NCHW, NCDHW): their graphs start from one
 RANKED_OPS = {"conv2d": 4, "max_pool2d": 4, "avg_pool2d": 4, "conv2d_transpose": 4, "adaptive_avg_pool2d": 4,
@@ -43,128 +34,6 @@ RANKED_OPS = {"conv2d": 4, "max_pool2d": 4, "avg_pool2d": 4, "conv2d_transpose":
                                ("adaptive_avg_pool", ""))},
               "resize3d": 5, "nn.pixel_shuffle": 4, "group_norm": 4}
 DTYPES = ("float32", "float16", "bfloat16", "float64", "int8", "int16", "int32", "int64", "uint8", "bool")
-
-
-@dataclass
-class Outcome:
-    spec: GraphSpec
-    stage: str  # "build", "well-formed", "execute" (the stage that failed), "known-bug" or "ran"
-    error: str = ""
-    dtype: str = "float32"
-    outputs: list[np.ndarray] = field(default_factory=list)
-    refs: list[Approx] = field(default_factory=list)
-    mismatches: list[str] = field(default_factory=list)
-
-
-def check_graph(spec: GraphSpec, compiled: tuple[Any, str] | None = None) -> Outcome:
-    """Build, check, compile and run ``spec``; compare every output with its reference
-    (``compiled``: its module already compiled, with others, as ``(vm, prefix)``)."""
-    try:
-        mod = build_module(spec)
-    except Exception as e:  # noqa: BLE001  (any failure here is a generator defect)
-        return Outcome(spec, "build", f"{type(e).__name__}: {e}")
-    if not relax.analysis.check_well_formed(mod):
-        return Outcome(spec, "well-formed")
-    params = input_arrays(spec)
-    try:
-        outputs = call_main(compiled[0], compiled[1] + "main", params) if compiled else run_relax(mod, params)
-    except Exception as e:  # noqa: BLE001
-        error = f"{type(e).__name__}: {error_line(e, 300)}"  # as the engine reports it
-        known = known_bug(error, mod)
-        return Outcome(spec, "known-bug" if known else "execute", f"{known or ''} {error}".strip())
-    refs = evaluate(spec, params)
-    dtype = spec.value_dtype(spec.outputs[0])
-    out = Outcome(spec, "ran", dtype=dtype, outputs=outputs, refs=refs)
-    for i, (got, ref) in enumerate(zip(outputs, refs)):
-        m = compare(got, ref, spec.value_dtype(spec.outputs[i]))
-        if m is None:
-            continue
-        known = known_bug("wrong numbers: " + m.describe(f"output {i}"), mod)
-        if known:
-            out.stage, out.error = "known-bug", f"{out.error} {known}".strip()
-        else:
-            out.mismatches.append(f"{spec.ops()} ({dtype}): {m.describe(f'output {i}')}")
-    return out
-
-
-def known_bug(message: str, mod: object) -> str | None:
-    """The kept TVM bug a valid graph's failure matches (message and IR), if any: the generator
-    does not steer around them."""
-    return next((b.name for b in KNOWN_BUGS.values() if not b.subjects
-                 and b.matches((), "semantics_preserved", message, mod.script())), None)
-
-
-def campaign(bias: GraphBias, n: int) -> list[Outcome]:
-    # ``run`` below only collects the drawn graphs, checked in batches after it. Its source is
-    # kept as it was when it checked each one, because derandomize seeds the draws from it: the
-    # thresholds below were measured on these draws.
-    outcomes: list[GraphSpec] = []
-    check_graph = _drawn
-
-    @settings(max_examples=n, deadline=None, database=None, derandomize=True, phases=[Phase.generate],
-              suppress_health_check=list(HealthCheck))
-    @given(relax_graphs(bias))
-    def run(spec: GraphSpec) -> None:
-        outcomes.append(check_graph(spec))
-
-    run()
-    return [o for i in range(0, len(outcomes), BATCH) for o in check_graphs(outcomes[i:i + BATCH])]
-
-
-def _drawn(spec: GraphSpec) -> GraphSpec:
-    return spec
-
-
-BATCH = 16
-
-
-def check_graphs(specs: list[GraphSpec]) -> list[Outcome]:
-    """``check_graph`` of each, their modules compiled together as a run's worker compiles them
-    (through a kernel cache: a kernel several graphs share is compiled once); a module that does
-    not compile with the others is compiled alone, and meets its failure there."""
-    from passcheck.relax.execution import compile_many
-
-    mods = []
-    for spec in specs:
-        try:
-            mod = build_module(spec)
-        except Exception:  # noqa: BLE001  (check_graph says what)
-            mod = None
-        mods.append(mod if mod is not None and relax.analysis.check_well_formed(mod) else None)
-    ok = [i for i, m in enumerate(mods) if m is not None]
-    with _kernel_cache():
-        vms = compile_many([mods[i] for i in ok]) if len(ok) > 1 else None
-    compiled = dict(zip(ok, vms or [None] * len(ok)))
-    return [check_graph(spec, None if isinstance(compiled.get(i), Exception) else compiled.get(i))
-            for i, spec in enumerate(specs)]
-
-
-@contextlib.contextmanager
-def _kernel_cache() -> Iterator[None]:
-    """This process works for a run of its own for a while: compile_many uses its kernel cache."""
-    import tempfile
-
-    from passcheck.core import workdir
-
-    before = workdir.current()
-    with tempfile.TemporaryDirectory(prefix="passcheck-test-run-") as d:
-        workdir.use(d)
-        try:
-            yield
-        finally:
-            workdir.use(before)
-
-
-def known_tvm_bug(o: Outcome) -> str | None:
-    """The registered TVM bug (kept repro) that stopped an outcome or made its numbers wrong."""
-    if o.stage == "known-bug":
-        return o.error.split()[0]
-    return None  # (check_graph marks a mismatch that is a registered bug "known-bug" too)
-
-
-def failures(outcomes: list[Outcome]) -> list[str]:
-    bad = [f"{o.stage} failed for {o.spec.ops()}: {o.error}" for o in outcomes if o.stage not in ("ran", "known-bug")]
-    return bad + [m for o in outcomes for m in o.mismatches]
 
 
 def drawable() -> list[str]:

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from test_op_vocabulary import DTYPES, campaign, failures
+from test_op_vocabulary import DTYPES
+from vocabulary_checks import campaign, failures
 
 from passcheck.core.rounding import INT_RANGE, UNIT_ROUNDOFF, Approx
 from passcheck.relax.graphs import GraphBias

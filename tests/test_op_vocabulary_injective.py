@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from test_op_vocabulary import Outcome, campaign, check_graph, failures, known_tvm_bug
+from vocabulary_checks import Outcome, campaign, check_graph, failures, known_tvm_bug
 
 from passcheck.core.rounding import Approx
 from passcheck.relax.graphs import GraphBias
