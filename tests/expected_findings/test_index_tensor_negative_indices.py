@@ -88,3 +88,18 @@ def test_a_poisoned_memory_plan_meets_it() -> None:
                "-2.0530253941181935 (|diff| 2.05 > allowed 5.58e-06); 1 of 1 elements differ")
     bug = recognise(resolve("StaticPlanBlockMemory"), "planned_storage_poisoned", message, build_module(GRAPH).script())
     assert bug is not None and bug.name == "test_index_tensor_negative_indices"
+
+
+def test_a_lifted_weight_beside_it_meets_it() -> None:
+    """LazyTransformParams' lifted_params_agree met it (seed 12305: 2 of 500 examples, main reading
+    index_tensor with negative indices beside a lifted weight). That run's words are checked
+    against the registry."""
+    from passcheck.core.known import recognise
+    from passcheck.core.subject import resolve
+    from passcheck.relax.build import build_module
+
+    message = ("main(inputs, main_transform_params(weights)) differs from main(inputs, weights): output 1[1, 0]: "
+               "got 4.756450653076172, reference 5.529357771102188 (|diff| 0.773 > allowed 2.34e-05); 2 of 3 "
+               "elements differ")
+    bug = recognise(resolve("LazyTransformParams"), "lifted_params_agree", message, build_module(GRAPH).script())
+    assert bug is not None and bug.name == "test_index_tensor_negative_indices"

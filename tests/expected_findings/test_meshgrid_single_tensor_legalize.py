@@ -83,3 +83,18 @@ PASSED = ProgramSpec(HELPER.graph, regions=(Region(start=1, stop=2, form="functi
 
 def test_a_helper_given_the_tuple() -> None:
     assert_recognised("NormalizeGlobalVar", "semantics_preserved", PASSED, "test_meshgrid_single_tensor_legalize")
+
+
+# its 1-tuple handed to a helper of symbolic shape: the VM checks the parameter and finds a
+# tensor ("expect a Tuple but get ffi.Tensor"; NormalizeGlobalVar, seed 12305)
+SYMBOLIC_HELPERS = ProgramSpec(
+    GraphSpec(inputs=(TensorDecl("p0", ("n",), "float32", False),),
+              nodes=(Node("meshgrid", (0,), (("indexing", "ij"),), (), "float32", parts=(("n",),)),
+                     Node("tuple_get_item", (1,), (("index", 0),), ("n",), "float32")),
+              outputs=(2,), sym_sizes=(("n", 1),)),
+    regions=(Region(0, 1, "function", "helper", options=(("private", False),)),
+             Region(1, 2, "function", "helper", options=(("private", False),))))
+
+
+def test_through_helpers_of_symbolic_shape() -> None:
+    assert_recognised("NormalizeGlobalVar", "semantics_preserved", SYMBOLIC_HELPERS, "test_meshgrid_single_tensor_legalize")

@@ -68,9 +68,10 @@ register_known_bug(KnownBug(
     note="index_tensor is documented as NumPy advanced indexing, but its kernel uses a negative index as is "
          "and reads before the buffer (garbage values, no error)",
     properties=("semantics_preserved", "every_step_preserves_semantics", "mutant_agrees", "matches_unfused_bitwise",
-                "planned_storage_poisoned"),
+                "planned_storage_poisoned", "lifted_params_agree"),
     # (fused and unfused kernels read different memory before the buffer; poisoned storage too)
-    message=r"wrong numbers|differs from the unfused module|planned storage\(s\) poisoned before use",
+    message=r"wrong numbers|differs from the unfused module|planned storage\(s\) poisoned before use|"
+            r"main\(inputs, main_transform_params\(weights\)\) differs",
     ir=r"\bindex_tensor\b",
     varies=True,
 ))
@@ -120,6 +121,7 @@ register_known_bug(KnownBug(
          "is handed the tensor)",
     # (a helper returning the meshgrid legalizes, and its caller's lv[0] fails when it runs)
     message=r"The type of Tuple must be TupleType|vm\.builtin\.tuple_getitem\(.*Expected `Array<Any>` but got `ffi\.Tensor`"
+            r"|annotation=T\.Tuple\([^\n]*expect a Tuple but get ffi\.Tensor"  # (a helper's tuple parameter)
             r"|type mismatch: expected T\.Tuple\((?:T\.Tuple\()?R\.Tensor\(.*given (?:T\.Tuple\()?R\.Tensor\(",  # (to a helper)
     ir=r"\bmeshgrid\b",
 ))

@@ -178,3 +178,21 @@ _TWO_RESULTS = ProgramSpec(
     num_input=0, weights=(1,))
 for _prop in ('semantics_preserved', 'lifted_params_agree'):
     keep_repro('test_lift_transform_params_name_taken', 'LazyTransformParams', _prop, _TWO_RESULTS)
+
+keep_repro('test_compile_unknown_shape_operand', 'DeadCodeElimination', 'semantics_preserved',
+    ProgramSpec(
+        GraphSpec(inputs=(TensorDecl('p0', ('n', 1), 'float32', False),),
+                  nodes=(Node('abs', (0,), (), ('n', 1), 'float32'), Node('abs', (1,), (), ('n', 1), 'float32')),
+                  outputs=(2,), sym_sizes=(('n', 1),)),
+        regions=(Region(0, 1, 'function', 'helper', options=(('private', False),),
+                        inner=(Region(0, 1, 'closure', 'helper', options=(('capture', True),)),)),)))
+
+# its 1-tuple handed to a helper of symbolic shape: the VM's parameter check finds a tensor
+keep_repro('test_meshgrid_single_tensor_legalize', 'NormalizeGlobalVar', 'semantics_preserved',
+    ProgramSpec(
+        GraphSpec(inputs=(TensorDecl('p0', ('n',), 'float32', False),),
+                  nodes=(Node('meshgrid', (0,), (('indexing', 'ij'),), (), 'float32', parts=(('n',),)),
+                         Node('tuple_get_item', (1,), (('index', 0),), ('n',), 'float32')),
+                  outputs=(2,), sym_sizes=(('n', 1),)),
+        regions=(Region(0, 1, 'function', 'helper', options=(('private', False),)),
+                 Region(1, 2, 'function', 'helper', options=(('private', False),)))))
