@@ -19,6 +19,7 @@ from __future__ import annotations
 from known_bug_check import assert_recognised
 
 from passcheck.core.engine.repro import recheck
+from passcheck.relax.program.spec import ProgramSpec, Region
 from passcheck.relax.spec import GraphSpec, Node, TensorDecl
 
 GRAPH = GraphSpec(
@@ -89,3 +90,19 @@ def test_a_negative_part_fails_the_memory_plan() -> None:
     message = ("checking raised InternalError (execution.py:180): Check failed: available_size >= 0 (-4 vs. 0) :")
     bug = recognise(resolve("BundleModelParams"), "semantics_preserved", message, build_module(PLANNED).script())
     assert bug is not None and bug.name == "test_split_index_past_end_partly_legalized", bug
+
+
+# its parts handed to a closure main's call lifted (LazyTransformParams' prerequisites): the helper's
+# parameter has the clamped type, the parts TOPI's (seed 12305: 2 of 500)
+INTO_A_HELPER = ProgramSpec(
+    GraphSpec(inputs=(TensorDecl("c1", (1, 1, 4), "float32", True),),
+              nodes=(Node("split", (0,), (("axis", 2), ("sections", (1, 3, 5))), (), "float32",
+                          parts=((1, 1, 1), (1, 1, 2), (1, 1, 1), (1, 1, 0))),
+                     Node("tuple_get_item", (1,), (("index", 0),), (1, 1, 1), "float32")),
+              outputs=(2,)),
+    regions=(Region(1, 2, "closure", "fused_add"),))
+
+
+def test_through_a_helper_handed_its_parts() -> None:
+    assert_recognised("LazyTransformParams", "semantics_preserved", INTO_A_HELPER,
+                      "test_split_index_past_end_partly_legalized")

@@ -196,3 +196,13 @@ keep_repro('test_meshgrid_single_tensor_legalize', 'NormalizeGlobalVar', 'semant
                   outputs=(2,), sym_sizes=(('n', 1),)),
         regions=(Region(0, 1, 'function', 'helper', options=(('private', False),)),
                  Region(1, 2, 'function', 'helper', options=(('private', False),)))))
+
+# its parts handed to a closure main's call lifted: the helper's parameter has the clamped type
+keep_repro('test_split_index_past_end_partly_legalized', 'LazyTransformParams', 'semantics_preserved',
+    ProgramSpec(
+        GraphSpec(inputs=(TensorDecl('c1', (1, 1, 4), 'float32', True),),
+                  nodes=(Node('split', (0,), (('axis', 2), ('sections', (1, 3, 5))), (), 'float32',
+                              parts=((1, 1, 1), (1, 1, 2), (1, 1, 1), (1, 1, 0))),
+                         Node('tuple_get_item', (1,), (('index', 0),), (1, 1, 1), 'float32')),
+                  outputs=(2,)),
+        regions=(Region(1, 2, 'closure', 'fused_add'),)))
