@@ -12,6 +12,7 @@ way.
 from __future__ import annotations
 
 import argparse
+import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
@@ -25,6 +26,10 @@ UNDECIDED, NOT_SHOWN = "UNDECIDED", "NOT SHOWN"
 # Z3 per query in a check: a repro is one example, and a loaded machine must not turn a witness
 # into an unknown
 Z3_TIMEOUT_MS = 60_000
+# What the groups' threads do in this process (plan a subject, build an example's IR to judge it)
+# one at a time: TVM's TE keeps its op-tag scope in process-wide state, so two legalizations at
+# once raised "nested op_tag is not allowed" (an internal error of `known --check --jobs 2`)
+_IN_PROCESS = threading.Lock()
 
 
 class _Parser(argparse.ArgumentParser):
@@ -229,12 +234,15 @@ def _run_group(key: tuple[str, str], repros: list[Any], timeout: float) -> dict[
     if not subject:
         return {id(r): _run_script(r, timeout) for r in repros}
     props = tuple(dict.fromkeys(r.prop for r in repros))
-    p = plan(RunConfig(subject=subject, ir=ir, properties=props, timeout=timeout,
-                       options=Options(extra=(("z3_timeout_ms", Z3_TIMEOUT_MS),))))
+    with _IN_PROCESS:
+        p = plan(RunConfig(subject=subject, ir=ir, properties=props, timeout=timeout,
+                           options=Options(extra=(("z3_timeout_ms", Z3_TIMEOUT_MS),))))
     out = {}
     with Evaluator(p) as evaluate:
         for r in repros:
-            out[id(r)] = judge(p.subject, r, evaluate(r.example))
+            res = evaluate(r.example)  # (in the worker process: groups' workers run at once)
+            with _IN_PROCESS:
+                out[id(r)] = judge(p.subject, r, res)
     return out
 
 
