@@ -35,15 +35,26 @@ class Outcome:
     mismatches: list[str] = field(default_factory=list)
 
 
-def check_graph(spec: GraphSpec, compiled: tuple[Any, str] | None = None) -> Outcome:
-    """Build, check, compile and run ``spec``; compare every output with its reference
-    (``compiled``: its module already compiled, with others, as ``(vm, prefix)``)."""
+def check_graph(spec: GraphSpec) -> Outcome:
+    """Build, check, compile and run ``spec``; compare every output with its reference."""
+    built = _built(spec)
+    return built if isinstance(built, Outcome) else _run(spec, built, None)
+
+
+def _built(spec: GraphSpec) -> Any:
+    """``spec``'s well-formed module, or the Outcome of the stage that failed."""
     try:
         mod = build_module(spec)
     except Exception as e:  # noqa: BLE001  (any failure here is a generator defect)
         return Outcome(spec, "build", f"{type(e).__name__}: {e}")
     if not relax.analysis.check_well_formed(mod):
         return Outcome(spec, "well-formed")
+    return mod
+
+
+def _run(spec: GraphSpec, mod: Any, compiled: tuple[Any, str] | None) -> Outcome:
+    """Run ``mod`` (``compiled``: already compiled, with others, as ``(vm, prefix)``) and compare
+    every output with its reference."""
     params = input_arrays(spec)
     try:
         outputs = call_main(compiled[0], compiled[1] + "main", params) if compiled else run_relax(mod, params)
@@ -76,7 +87,7 @@ def known_bug(message: str, mod: object) -> str | None:
 def campaign(bias: GraphBias, n: int) -> list[Outcome]:
     # ``run`` below only collects the drawn graphs, checked in batches after it. Its source is
     # kept as it was when it checked each one, because derandomize seeds the draws from it: the
-    # thresholds below were measured on these draws.
+    # vocabulary tests' thresholds were measured on these draws.
     outcomes: list[GraphSpec] = []
     check_graph = _drawn
 
@@ -98,24 +109,19 @@ BATCH = 16
 
 
 def check_graphs(specs: list[GraphSpec]) -> list[Outcome]:
-    """``check_graph`` of each, their modules compiled together as a run's worker compiles them
+    """``check_graph`` of each (each module built once), compiled together as a run's worker compiles them
     (through a kernel cache: a kernel several graphs share is compiled once); a module that does
     not compile with the others is compiled alone, and meets its failure there."""
     from passcheck.relax.execution import compile_many
 
-    mods = []
-    for spec in specs:
-        try:
-            mod = build_module(spec)
-        except Exception:  # noqa: BLE001  (check_graph says what)
-            mod = None
-        mods.append(mod if mod is not None and relax.analysis.check_well_formed(mod) else None)
-    ok = [i for i, m in enumerate(mods) if m is not None]
+    built = [_built(spec) for spec in specs]
+    ok = [i for i, b in enumerate(built) if not isinstance(b, Outcome)]
     with _kernel_cache():
-        vms = compile_many([mods[i] for i in ok]) if len(ok) > 1 else None
+        vms = compile_many([built[i] for i in ok]) if len(ok) > 1 else None
     compiled = dict(zip(ok, vms or [None] * len(ok)))
-    return [check_graph(spec, None if isinstance(compiled.get(i), Exception) else compiled.get(i))
-            for i, spec in enumerate(specs)]
+    return [b if isinstance(b, Outcome) else
+            _run(spec, b, None if isinstance(compiled[i], Exception) else compiled[i])
+            for i, (spec, b) in enumerate(zip(specs, built))]
 
 
 @contextlib.contextmanager

@@ -51,8 +51,10 @@ class ProgramCase(RelaxCase):
         prog, out = self.program, []
         # an input is handed as it is (the reference holds it in float64: an int64 past 2^53 is not)
         given = dict(zip([i for i, d in enumerate(prog.graph.inputs) if not d.const], self.params()))
+        starts = {s for s, _ in self.helper_inputs.values()}
         for truths in prog.runs():
-            vals = values_at(prog, self.params(), truths, [start])[start]
+            # (one reference run per run of the conditions gives every helper's arguments)
+            vals = self.memo(("helper values", truths), lambda t=truths: values_at(prog, self.params(), t, starts))[start]
             out.append([cond_value(prog.conds[-1 - v], truths[-1 - v]) if v < 0 else given[v] if v in given
                         else np.asarray(vals[v].v).astype(np_dtype(prog.graph.value_dtype(v))) for v in vids])
         return out
