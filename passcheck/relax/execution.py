@@ -57,35 +57,45 @@ def compile_many(mods: list[Any]) -> list[Any] | None:
     functions are ``vm[prefix + name]``) or what compiling it raised (``kernels.KernelFailed``
     where a kernel does not compile); None where this process has no kernel cache.
 
-    They go through the Relax pipeline as one module (its fixed cost paid once), their missing
-    kernels compiled together; a module whose kernel fails is left out of the link; where the
-    merged Relax pipeline fails, each module goes through it alone, so the failure is its own."""
+    Each module goes through the Relax pipeline alone (its fixed cost is about 2 ms, and a
+    module that fails there fails alone: a merged pipeline that one module broke cost the whole
+    batch a second lowering, most of a batch's lowering time where the pass under test emits
+    ill-typed IR), then the lowered modules are linked as one executable, their missing kernels
+    compiled together; a module whose kernel fails is left out of the link."""
     from passcheck.relax import kernels
 
     cache = kernel_cache()
     if cache is None:
         return None
     prefixes = [f"m{i}_" for i in range(len(mods))]
+    out: list[Any] = [None] * len(mods)
+    lowered: list[tuple[Any, str]] = []
+    for i, mod in enumerate(mods):
+        try:
+            with timing.stage("lower"):
+                lowered.append((relax_lower(mod), prefixes[i]))
+        except Exception as e:  # noqa: BLE001 - that module's own failure
+            out[i] = e
+    if not lowered:
+        return out
+    keep = [p for _, p in lowered]
     try:
         with timing.stage("lower"):
-            lowered = relax_lower(merge_all(list(zip(mods, prefixes))))
-    except Exception:  # noqa: BLE001 - some module's own failure: found by lowering each alone
-        return _compile_each(cache, mods)
-    out: list[Any] = [None] * len(mods)
-    keep = prefixes
-    try:
-        linked = cache.link_all([lowered], target())[0]
+            merged = merge_all(lowered)
+        # a kernel two modules share is in the merged module once: reused by the second
+        timing.count(kernels.HIT, sum(_prim_count(m) for m, _ in lowered) - _prim_count(merged))
+        linked = cache.link_all([merged], target())[0]
     except Exception:  # noqa: BLE001 - some module's own failure (VM codegen of an op left unlowered): each alone
         return _compile_each(cache, mods)
     if isinstance(linked, kernels.KernelFailed):
         # the modules that call a failing kernel fail; the others link without them
-        keep = []
-        for i, p in enumerate(prefixes):
-            if kernels.reached(lowered, [p]) & set(linked.names):
-                out[i] = linked
+        failing, keep = keep, []
+        for p in failing:
+            if kernels.reached(merged, [p]) & set(linked.names):
+                out[prefixes.index(p)] = linked
             else:
                 keep.append(p)
-        linked = cache.link_all([kernels.only(lowered, keep)], target())[0] if keep else None
+        linked = cache.link_all([kernels.only(merged, keep)], target())[0] if keep else None
     if not keep:
         return out
     if linked is None or isinstance(linked, Exception):
@@ -94,10 +104,15 @@ def compile_many(mods: list[Any]) -> list[Any] | None:
         vm = _vm(linked)
     except Exception:  # noqa: BLE001 - e.g. a module calls a packed function nobody registered: its own failure
         return _compile_each(cache, mods)
-    for i, p in enumerate(prefixes):
-        if out[i] is None:
-            out[i] = (vm, p)
+    for p in keep:
+        out[prefixes.index(p)] = (vm, p)
     return out
+
+
+def _prim_count(mod: Any) -> int:
+    from tvm import relax
+
+    return sum(not isinstance(f, relax.Function) for _, f in mod.functions_items())
 
 
 def _compile_each(cache: Any, mods: list[Any]) -> list[Any]:
@@ -268,12 +283,18 @@ def merge_all(modules: list[tuple[Any, str]]) -> Any:
     for mod, prefix in modules:
         mapping: dict[Any, Any] = {}
         # PrimFuncs first: the Relax functions refer to them and must see the new GlobalVars.
-        for gv, func in sorted(mod.functions_items(), key=lambda kv: isinstance(kv[1], relax.Function)):
-            if mapping:
-                func = tvm_ffi.structural_map(func, [(ir.GlobalVar, lambda g, m=mapping: m.get(g, g))])
-            if isinstance(func, relax.Function) and prefix:
-                func = func.with_attr("global_symbol", prefix + gv.name_hint)
+        for gv, func in mod.functions_items():
+            if not isinstance(func, relax.Function):
+                mapping[gv] = bb.add_func(func, prefix + gv.name_hint)
+        # A Relax function may call one named after it: each gets its GlobalVar (and struct
+        # info) first, its body renamed once every name is known.
+        funcs = {gv: f for gv, f in mod.functions_items() if isinstance(f, relax.Function)}
+        for gv, func in funcs.items():
+            funcs[gv] = func = func.with_attr("global_symbol", prefix + gv.name_hint) if prefix else func
             mapping[gv] = bb.add_func(func, prefix + gv.name_hint)
+        rename = [(ir.GlobalVar, lambda g, m=mapping: m.get(g, g))]
+        for gv, func in funcs.items():
+            bb.update_func(mapping[gv], tvm_ffi.structural_map(func, rename))
     return bb.get()
 
 
