@@ -348,9 +348,10 @@ register_known_bug(KnownBug(
     name="test_meshgrid_xy_type",
     repro="tests/expected_findings/test_meshgrid_xy_type.py",
     note="Relax types meshgrid(indexing='xy') of lengths (a, b, ...) as (a, b, ...); the kernel, like NumPy, "
-         "returns (b, a, ...) and the VM does not check it; FoldConstant's folded constants change the signature",
-    properties=("signature_preserved",),
-    message=r"signature of main changed",
+         "returns (b, a, ...) and the VM does not check it; FoldConstant's folded constants change the signature, "
+         "and a function's declared return type is checked when it returns: the run fails",
+    properties=("signature_preserved", "semantics_preserved"),
+    message=r"signature of main changed|Check failed: [^\n]*ErrorContext\(fn=\w+, loc=return",
     ir=r'R\.meshgrid\([^\n]*indexing="xy"',
 ))
 register_known_bug(KnownBug(

@@ -206,3 +206,19 @@ keep_repro('test_split_index_past_end_partly_legalized', 'LazyTransformParams', 
                          Node('tuple_get_item', (1,), (('index', 0),), (1, 1, 1), 'float32')),
                   outputs=(2,)),
         regions=(Region(1, 2, 'closure', 'fused_add'),)))
+
+# meshgrid(indexing="xy") in a public helper, main's declared return type (n, 8) checked when it returns (8, n)
+keep_repro('test_meshgrid_xy_type', 'NormalizeGlobalVar', 'semantics_preserved',
+    ProgramSpec(
+        graph=GraphSpec(
+            inputs=(TensorDecl(name='p0', shape=('n',), dtype='float32', const=False, seed=667),
+                    TensorDecl(name='p1', shape=(8,), dtype='float32', const=False)),
+            nodes=(Node(op='acos', args=(0,), attrs=(), shape=('n',), dtype='float32'),
+                   Node(op='meshgrid', args=(2, 1), attrs=(('indexing', 'xy'),), shape=(), dtype='float32',
+                        parts=((8, 'n'), (8, 'n'))),
+                   Node(op='tuple_get_item', args=(3,), attrs=(('index', 0),), shape=(8, 'n'), dtype='float32')),
+            outputs=(4,),
+            sym_sizes=(('n', 1),),
+        ),
+        regions=(Region(start=1, stop=2, form='function', name='helper', options=(('private', False),)),),
+    ))
