@@ -106,3 +106,36 @@ INTO_A_HELPER = ProgramSpec(
 def test_through_a_helper_handed_its_parts() -> None:
     assert_recognised("LazyTransformParams", "semantics_preserved", INTO_A_HELPER,
                       "test_split_index_past_end_partly_legalized")
+
+
+# the empty part read by a binary op: normalized again after LegalizeOps, floor_mod finds the part's
+# extent -1 beside the other operand's 0 (BundleModelParams, seed 23497: 2 of 500)
+BINARY = ProgramSpec(
+    GraphSpec(inputs=(TensorDecl("p0", (1, 3), "float32", False), TensorDecl("p1", (1, 0), "float32", False)),
+              nodes=(Node("split", (0,), (("axis", 1), ("sections", (4,))), (), "float32", parts=((1, 3), (1, 0))),
+                     Node("tuple_get_item", (2,), (("index", 1),), (1, 0), "float32"),
+                     Node("floor_mod", (3, 1), (), (1, 0), "float32")),
+              outputs=(4,), tensor_inputs=True),
+    num_input=0)
+
+
+def test_a_binary_consumer_of_the_part_fails_to_compile() -> None:
+    import pytest
+    import tvm
+    from tvm import relax
+    from tvm.relax import op as R
+
+    bb = relax.BlockBuilder()
+    x = relax.Var("x", relax.TensorType((1, 3), "float32"))
+    y = relax.Var("y", relax.TensorType((1, 0), "float32"))
+    with bb.function("main", [x, y]):
+        with bb.dataflow():
+            part = bb.emit(bb.emit(R.split(x, [4], axis=1))[1])
+            out = bb.emit_output(R.floor_mod(part, y))
+        bb.emit_func_output(out)
+    mod = bb.get()
+    assert relax.analysis.check_well_formed(mod)
+    with pytest.raises(ValueError, match=r"T\.int64\(-1\) .* not broadcastable"):
+        tvm.compile(mod, target="llvm")
+    assert recheck("BundleModelParams", "semantics_preserved", BINARY) == 1
+    assert_recognised("BundleModelParams", "semantics_preserved", BINARY, "test_split_index_past_end_partly_legalized")

@@ -222,3 +222,14 @@ keep_repro('test_meshgrid_xy_type', 'NormalizeGlobalVar', 'semantics_preserved',
         ),
         regions=(Region(start=1, stop=2, form='function', name='helper', options=(('private', False),)),),
     ))
+
+# the empty part read by a binary op, normalized again after LegalizeOps: extent -1 beside 0
+keep_repro('test_split_index_past_end_partly_legalized', 'BundleModelParams', 'semantics_preserved',
+    ProgramSpec(
+        GraphSpec(inputs=(TensorDecl('p0', (1, 3), 'float32', False), TensorDecl('p1', (1, 0), 'float32', False)),
+                  nodes=(Node('split', (0,), (('axis', 1), ('sections', (4,))), (), 'float32',
+                              parts=((1, 3), (1, 0))),
+                         Node('tuple_get_item', (2,), (('index', 1),), (1, 0), 'float32'),
+                         Node('floor_mod', (3, 1), (), (1, 0), 'float32')),
+                  outputs=(4,), tensor_inputs=True),
+        num_input=0))
