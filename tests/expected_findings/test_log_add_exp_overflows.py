@@ -62,3 +62,22 @@ def test_passcheck_reports_it() -> None:
 
 def test_registered_as_a_known_bug() -> None:
     assert_recognised("FuseOps", "semantics_preserved", EXAMPLE, "test_log_add_exp_overflows")
+
+
+# the inf meeting another: inf - inf is NaN where the value is 0 (LegalizeOps seed 23497: a matmul
+# over weights of both signs, 1 of 500)
+INF_MINUS_INF = GraphSpec(
+    inputs=EXAMPLE.inputs,
+    nodes=EXAMPLE.nodes + (Node(op="subtract", args=(2, 2), attrs=(), shape=(4,), dtype="float32"),),
+    outputs=(3,),
+)
+
+
+def test_the_inf_becomes_nan_downstream() -> None:
+    a = np.full(3, 100.0, dtype="float32")
+    got = _log_add_exp(a, a)
+    with np.errstate(invalid="ignore"):
+        assert np.isnan(got - got).all()
+    assert recheck("LegalizeOps", "semantics_preserved", INF_MINUS_INF) == 1
+    message = assert_recognised("LegalizeOps", "semantics_preserved", INF_MINUS_INF, "test_log_add_exp_overflows")
+    assert "got nan" in message

@@ -233,3 +233,10 @@ keep_repro('test_split_index_past_end_partly_legalized', 'BundleModelParams', 's
                          Node('floor_mod', (3, 1), (), (1, 0), 'float32')),
                   outputs=(4,), tensor_inputs=True),
         num_input=0))
+
+# the inf meeting another downstream: inf - inf is NaN where the value is 0
+keep_repro('test_log_add_exp_overflows', 'LegalizeOps', 'semantics_preserved',
+    GraphSpec(inputs=(TensorDecl('p0', (4,), 'float32', False, lo=90.0, hi=100.0),
+                      TensorDecl('p1', (4,), 'float32', False, lo=-1.0, hi=1.0)),
+              nodes=(Node('log_add_exp', (0, 1), (), (4,), 'float32'), Node('subtract', (2, 2), (), (4,), 'float32')),
+              outputs=(3,)))
