@@ -7,6 +7,11 @@ slope of each (MiB per 1,000 examples, least squares over the samples after the 
 the run, so start-up allocation is not counted as growth).
 
     python benchmarks/soak.py [--examples 10000] [--passes FuseOps,FoldConstant,...] [--jobs 2]
+                              [--no-kernel-cache]
+
+``--no-kernel-cache`` runs without the kernel cache, which grows with the distinct kernels a run
+meets (a worker keeps each one it compiled, and its library loaded): the two slopes together say
+how much of a worker's growth is the cache.
 """
 
 from __future__ import annotations
@@ -79,6 +84,7 @@ def main() -> None:
     ap.add_argument("--passes", default="FuseOps,FoldConstant,AlterOpLayout,SimplifyInference")
     ap.add_argument("--jobs", type=int, default=0)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--no-kernel-cache", action="store_true")
     args = ap.parse_args()
 
     from passcheck.core.engine.results import RunConfig
@@ -96,7 +102,8 @@ def main() -> None:
         sampler.start()
         t0 = time.perf_counter()
         result = run(RunConfig(subject=name, examples=args.examples, seed=args.seed, jobs=args.jobs,
-                               findings_dir="/tmp/passcheck-soak-findings"), progress)
+                               findings_dir="/tmp/passcheck-soak-findings", kernel_cache=not args.no_kernel_cache),
+                     progress)
         wall = time.perf_counter() - t0
         sampler.stop.set()
         sampler.join()
