@@ -89,23 +89,6 @@ def test_a_kernel_is_compiled_once_and_linked_into_every_module(run_dir: Path) -
     assert _same(outs, [np.maximum(x + x, 0)])
 
 
-def test_past_its_limit_the_cache_forgets_its_oldest_library(run_dir: Path) -> None:
-    """A worker's memory stays flat however long the run: it keeps the kernels of its last
-    ``libraries`` libraries; one it forgot is compiled again when met again."""
-    x = np.linspace(-2, 2, 4, dtype="float32")
-    cache = kernels.active()
-    assert cache is not None
-    cache.libraries = 2
-    for ops in (["exp"], ["abs"], ["negative"]):  # one library each
-        _run(_module(ops), x)
-    assert len(cache.by_library) == 2 and len(cache.loaded) <= 2
-    assert sum(len(v) for v in cache.known.values()) == 2
-    outs, counts = _run(_module(["exp"]), x)  # forgotten: compiled again, and right
-    assert counts == {kernels.COMPILED: 1} and _same(outs, _uncached(_module(["exp"]), x))
-    outs, counts = _run(_module(["negative"]), x)  # the newest is kept
-    assert counts == {kernels.HIT: 1} and _same(outs, [-x])
-
-
 @I.ir_module
 class Several:
     @T.prim_func

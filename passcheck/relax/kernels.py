@@ -17,8 +17,7 @@ data, rebuilt and compared structurally before use), its library and its symbol;
 misses in memory looks there before compiling. (Recording costs about a tenth of a compile, so
 only kernels seen to recur are shared: most of the others never come back.) The libraries a
 worker loads from there are ones this run's workers compiled and wrote; nothing is read from
-anywhere else. A worker keeps the kernels of its last ``libraries`` libraries and forgets older
-ones (measured before the limit: a worker grew 2-4 MiB per 1,000 examples, all of it the cache).
+anywhere else.
 
 What is checked does not change: the same PrimFunc under the same target, TIR pipeline and pass
 context compiles to the same code. A module the cache cannot link (external modules, module
@@ -70,11 +69,6 @@ class KernelCache:
         self.failed: dict[tuple[str, int], list[Any]] = {}  # PrimFuncs whose compile raised
         self.read: set[str] = set()  # entry files already read
         self.loaded: dict[str, Any] = {}  # library path -> runtime module
-        # library path -> the kernels this process knows from it, oldest library first: past
-        # ``libraries`` of them, the oldest is forgotten (memory stays flat however long the run;
-        # a forgotten kernel met again is compiled again, its library reloaded if still needed)
-        self.by_library: dict[str, list[tuple[tuple[str, int], Kernel]]] = {}
-        self.libraries = 64
         # names this process gives its libraries and symbols (a later worker may get its pid)
         self.tag = f"{os.getpid()}_{os.urandom(4).hex()}"
         self.serial = 0
@@ -191,23 +185,9 @@ class KernelCache:
                 entry = json.load(f)
             k = Kernel(from_json_graph_str(entry["ir"]), h, entry["symbol"],
                        os.path.join(self.directory, "lib", os.path.basename(entry["library"])), recorded=True)
-            self._remember(setting, [k])
+            self.known.setdefault((setting, h), []).append(k)
             new.append(k)
         return new
-
-    def _remember(self, setting: str, made: list[Kernel]) -> None:
-        for k in made:
-            self.known.setdefault((setting, k.h), []).append(k)
-            self.by_library.setdefault(k.library, []).append(((setting, k.h), k))
-        while len(self.by_library) > self.libraries:
-            path = next(iter(self.by_library))
-            for key, k in self.by_library.pop(path):
-                kept = [g for g in self.known.get(key, ()) if g is not k]
-                if kept:
-                    self.known[key] = kept
-                else:
-                    self.known.pop(key, None)
-            self.loaded.pop(path, None)
 
     def _build(self, setting: str, funcs: list[tuple[Any, int]], target: Any) -> list[Kernel | None]:
         """The kernels of ``funcs`` compiled into one library; where that fails, each half apart,
@@ -233,7 +213,8 @@ class KernelCache:
                 return [None]
             half = len(funcs) // 2
             return self._build(setting, funcs[:half], target) + self._build(setting, funcs[half:], target)
-        self._remember(setting, made)
+        for k in made:
+            self.known.setdefault((setting, k.h), []).append(k)
         timing.count(COMPILED, len(made))
         return list(made)
 
