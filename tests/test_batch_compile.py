@@ -83,3 +83,27 @@ def test_each_module_is_lowered_once_and_the_batch_linked_as_one(run_dir: Path, 
     x = np.arange(4, dtype="float32")
     for vm, p in (vms[0], vms[2]):
         np.testing.assert_array_equal(execution.call_main(vm, p + "main", [x])[0], (2 * x) ** 2)
+
+
+@I.ir_module
+class UnregisteredPacked:
+    @R.function
+    def main(x: R.Tensor((4,), "float32")) -> R.Tensor((4,), "float32"):
+        y = R.call_dps_packed("passcheck.test_nobody_registered_this", (x,), R.Tensor((4,), "float32"))
+        return y
+
+
+def test_a_batch_that_cannot_run_as_one_is_linked_from_its_lowered_modules(run_dir: Path, monkeypatch: Any) -> None:
+    # the merged executable does not start (a packed function nobody registered): each module is
+    # linked alone from what was lowered, not lowered again
+    lowered: list[Any] = []
+    real = execution.relax_lower
+    monkeypatch.setattr(execution, "relax_lower", lambda mod, *a: lowered.append(mod) or real(mod, *a))
+    mods = [Helpers, UnregisteredPacked, Helpers]
+    with timing.collect():
+        vms = execution.compile_many(mods)
+    assert vms is not None and len(lowered) == len(mods)
+    assert isinstance(vms[1], Exception) and "test_nobody_registered_this" in str(vms[1])
+    x = np.arange(4, dtype="float32")
+    for vm, p in (vms[0], vms[2]):
+        np.testing.assert_array_equal(execution.call_main(vm, p + "main", [x])[0], (2 * x) ** 2)

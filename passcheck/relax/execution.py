@@ -86,7 +86,7 @@ def compile_many(mods: list[Any]) -> list[Any] | None:
         timing.count(kernels.HIT, sum(_prim_count(m) for m, _ in lowered) - _prim_count(merged))
         linked = cache.link_all([merged], target())[0]
     except Exception:  # noqa: BLE001 - some module's own failure (VM codegen of an op left unlowered): each alone
-        return _compile_each(cache, mods)
+        return _link_lowered(cache, lowered, out, prefixes)
     if isinstance(linked, kernels.KernelFailed):
         # the modules that call a failing kernel fail; the others link without them
         failing, keep = keep, []
@@ -99,11 +99,11 @@ def compile_many(mods: list[Any]) -> list[Any] | None:
     if not keep:
         return out
     if linked is None or isinstance(linked, Exception):
-        return _compile_each(cache, mods)  # (not linkable as one: each alone, compiled whole)
+        return _link_lowered(cache, lowered, out, prefixes)  # (not linkable as one: each alone, compiled whole)
     try:
         vm = _vm(linked)
     except Exception:  # noqa: BLE001 - e.g. a module calls a packed function nobody registered: its own failure
-        return _compile_each(cache, mods)
+        return _link_lowered(cache, lowered, out, prefixes)
     for p in keep:
         out[prefixes.index(p)] = (vm, p)
     return out
@@ -115,17 +115,12 @@ def _prim_count(mod: Any) -> int:
     return sum(not isinstance(f, relax.Function) for _, f in mod.functions_items())
 
 
-def _compile_each(cache: Any, mods: list[Any]) -> list[Any]:
-    """``compile_many`` module by module (the missing kernels still compiled together)."""
-    out: list[Any] = [None] * len(mods)
-    lowered: list[tuple[int, Any]] = []
-    for i, mod in enumerate(mods):
-        try:
-            with timing.stage("lower"):
-                lowered.append((i, relax_lower(mod)))
-        except Exception as e:  # noqa: BLE001 - that module's own failure
-            out[i] = e
-    for (i, low), ex in zip(lowered, _link_each(cache, [low for _, low in lowered])):
+def _link_lowered(cache: Any, lowered: list[tuple[Any, str]], out: list[Any], prefixes: list[str]) -> list[Any]:
+    """``compile_many`` module by module, from the modules it already lowered (``out`` holds
+    the failures of those that did not lower; the missing kernels still compiled together)."""
+    index = [prefixes.index(p) for _, p in lowered]
+    out = list(out)
+    for i, low, ex in zip(index, [low for low, _ in lowered], _link_each(cache, [low for low, _ in lowered])):
         try:
             if isinstance(ex, Exception):
                 raise ex
