@@ -144,11 +144,14 @@ class RelaxPassSubject(Subject):
             case.pipeline_for.update({"before": rest, "after": rest})
         follow = [getattr(_t(), n)() for n in self.follow_ups]
 
+        stages = case.stages  # (not the case: a case holding a function that holds it is a cycle,
+        # and its IR would wait for the cyclic garbage collector instead of going with the case)
+
         def transform(mod: Any, extras: dict[str, Any] = case.extras) -> Any:
             # timed as the pass wherever it runs (a property applying it again included)
             with timing.stage("pass"), tvm.transform.PassContext(opt_level=3):
                 out = self.pass_under_test(extras, impl)(mod)
-                case.stages[self.stage or self.name] = out
+                stages[self.stage or self.name] = out
                 for p in follow:
                     out = p(out)
             return out
