@@ -254,3 +254,12 @@ keep_repro('test_legalize_median_keepdims_all_axes', 'DeadCodeElimination', 'sem
         ),
         regions=(Region(start=0, stop=1, form='function', name='helper', options=(('private', False),)),),
     ))
+
+# unlegalized (no negative extent printed): part 0 of [2] on an axis of extent 1, read at n = 0 (TOPI's (2, 0, 0))
+keep_repro('test_split_index_past_end_legalize', 'NormalizeGlobalVar', 'semantics_preserved',
+    GraphSpec(inputs=(TensorDecl('p0', ('n', 'n'), 'float32', False),),
+              nodes=(Node('expand_dims', (0,), (('axis', (0,)),), (1, 'n', 'n'), 'float32'),
+                     Node('split', (1,), (('axis', 0), ('sections', (2,))), (), 'float32',
+                          parts=((1, 'n', 'n'), (0, 'n', 'n'))),
+                     Node('tuple_get_item', (2,), (('index', 0),), (1, 'n', 'n'), 'float32')),
+              outputs=(3,), sym_sizes=(('n', 0),), tensor_inputs=True))
