@@ -16,6 +16,8 @@ PrimFunc typed for the clamped (1,)) leaves tvm.compile a call_tir that is hande
 
 from __future__ import annotations
 
+import re
+
 from known_bug_check import assert_recognised
 
 from passcheck.core.engine.repro import recheck
@@ -139,3 +141,49 @@ def test_a_binary_consumer_of_the_part_fails_to_compile() -> None:
         tvm.compile(mod, target="llvm")
     assert recheck("BundleModelParams", "semantics_preserved", BINARY) == 1
     assert_recognised("BundleModelParams", "semantics_preserved", BINARY, "test_split_index_past_end_partly_legalized")
+
+
+# under a pass that legalizes nothing (NormalizeGlobalVar, seed 20035: 2 of 500) no negative extent is
+# printed: part 0 of [2] on an axis of extent 1 is typed (1, n, n), and at n = 0 (the (-1, 0, 0) part
+# allocates nothing; at n > 0 it is std::bad_alloc) main returns TOPI's (2, 0, 0)
+SYMBOLIC = GraphSpec(
+    inputs=(TensorDecl("p0", ("n", "n"), "float32", False),),
+    nodes=(Node("expand_dims", (0,), (("axis", (0,)),), (1, "n", "n"), "float32"),
+           Node("split", (1,), (("axis", 0), ("sections", (2,))), (), "float32", parts=((1, "n", "n"), (0, "n", "n"))),
+           Node("tuple_get_item", (2,), (("index", 0),), (1, "n", "n"), "float32")),
+    outputs=(3,), sym_sizes=(("n", 0),), tensor_inputs=True)
+
+
+def test_unlegalized_part_zero_past_a_known_extent() -> None:
+    import numpy as np
+    import tvm
+    from tvm import relax, tirx
+    from tvm.relax import op as R
+
+    bb = relax.BlockBuilder()
+    n = tirx.Var("n", "int64")
+    x = relax.Var("x", relax.TensorType((n, n), "float32"))
+    with bb.function("main", [x]):
+        with bb.dataflow():
+            part = bb.emit(bb.emit(R.split(bb.emit(R.expand_dims(x, [0])), [2], axis=0))[0])
+            out = bb.emit_output(part)
+        bb.emit_func_output(out)
+    mod = bb.get()
+    assert relax.analysis.check_well_formed(mod)
+    assert "R.Tensor((1, n, n)" in mod.script() and "-1" not in mod.script()
+    vm = relax.VirtualMachine(tvm.compile(mod, target="llvm"), tvm.cpu())
+    assert vm["main"](tvm.runtime.tensor(np.ones((0, 0), "float32"))).numpy().shape == (2, 0, 0)
+    assert recheck("NormalizeGlobalVar", "semantics_preserved", SYMBOLIC) == 1
+    message = assert_recognised("NormalizeGlobalVar", "semantics_preserved", SYMBOLIC, "test_split_index_past_end_legalize")
+    assert "shape [2, 0, 0], the reference has shape [1, 0, 0]" in message
+
+
+def test_a_split_inside_its_axis_is_not_taken_for_it() -> None:
+    """The IR pattern wants part 0 shorter than the first index: an index at or inside the end is not it."""
+    from passcheck.core.known import KNOWN_BUGS
+
+    ir = KNOWN_BUGS.get("test_split_index_past_end_legalize").ir
+    line = ('lv1: R.Tuple(R.Tensor(({0}, n), dtype="float32"), R.Tensor(({1}, n), dtype="float32")) = '
+            'R.split(lv, indices_or_sections=[{2}], axis=0)')
+    assert re.search(ir, line.format(1, 0, 2)) and re.search(ir, line.format(1, 0, 10))
+    assert not re.search(ir, line.format(1, 0, 1)) and not re.search(ir, line.format(10, 2, 10))

@@ -240,3 +240,26 @@ keep_repro('test_log_add_exp_overflows', 'LegalizeOps', 'semantics_preserved',
                       TensorDecl('p1', (4,), 'float32', False, lo=-1.0, hi=1.0)),
               nodes=(Node('log_add_exp', (0, 1), (), (4,), 'float32'), Node('subtract', (2, 2), (), (4,), 'float32')),
               outputs=(3,)))
+
+# the median in a public helper: main's median of its (1, 1) result, a kernel of rank 2, handed the (1,)
+keep_repro('test_legalize_median_keepdims_all_axes', 'DeadCodeElimination', 'semantics_preserved',
+    ProgramSpec(
+        graph=GraphSpec(
+            inputs=(TensorDecl(name='p0', shape=('n', 1), dtype='float32', const=False),),
+            nodes=(Node(op='median', args=(0,), attrs=(('axis', None), ('keepdims', True)), shape=(1, 1), dtype='float32'),
+                   Node(op='median', args=(1,), attrs=(('axis', None), ('keepdims', False)), shape=(), dtype='float32'),
+                   Node(op='isinf', args=(2,), attrs=(), shape=(), dtype='bool')),
+            outputs=(3,),
+            sym_sizes=(('n', 1),),
+        ),
+        regions=(Region(start=0, stop=1, form='function', name='helper', options=(('private', False),)),),
+    ))
+
+# unlegalized (no negative extent printed): part 0 of [2] on an axis of extent 1, read at n = 0 (TOPI's (2, 0, 0))
+keep_repro('test_split_index_past_end_legalize', 'NormalizeGlobalVar', 'semantics_preserved',
+    GraphSpec(inputs=(TensorDecl('p0', ('n', 'n'), 'float32', False),),
+              nodes=(Node('expand_dims', (0,), (('axis', (0,)),), (1, 'n', 'n'), 'float32'),
+                     Node('split', (1,), (('axis', 0), ('sections', (2,))), (), 'float32',
+                          parts=((1, 'n', 'n'), (0, 'n', 'n'))),
+                     Node('tuple_get_item', (2,), (('index', 0),), (1, 'n', 'n'), 'float32')),
+              outputs=(3,), sym_sizes=(('n', 0),), tensor_inputs=True))
