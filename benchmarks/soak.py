@@ -10,8 +10,11 @@ the run, so start-up allocation is not counted as growth).
                               [--no-kernel-cache]
 
 ``--no-kernel-cache`` runs without the kernel cache, which grows with the distinct kernels a run
-meets (a worker keeps each one it compiled, and its library loaded): the two slopes together say
-how much of a worker's growth is the cache.
+meets (a worker keeps the IR of the last 1,000 it used, and every library it loaded): the two
+slopes together say how much of a worker's growth is the cache. A worker is replaced by a fresh
+fork every 1,000 examples (``Worker.RECYCLE_AFTER``), so its RSS is a saw: the slope over a saw
+says little, and the peaks of the run's halves (after the first 10%) say whether it is bounded.
+``--no-recycle`` keeps each worker for the whole run: its slope is the growth recycling bounds.
 """
 
 from __future__ import annotations
@@ -78,6 +81,14 @@ def slope(samples: list[tuple[int, float, float]], column: int) -> float:
     return float(np.polyfit(x, y, 1)[0] * 1000)
 
 
+def halves(samples: list[tuple[int, float, float]]) -> str:
+    """The largest worker RSS in each half of the run after its first 10% ("peak/peak")."""
+    end = samples[-1][0] if samples else 0
+    first = [w for d, _, w in samples if 0.1 * end <= d < 0.55 * end]
+    second = [w for d, _, w in samples if d >= 0.55 * end]
+    return f"{max(first, default=0):.0f}/{max(second, default=0):.0f}"
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--examples", type=int, default=10_000)
@@ -85,13 +96,19 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=0)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--no-kernel-cache", action="store_true")
+    ap.add_argument("--no-recycle", action="store_true")
     args = ap.parse_args()
+    if args.no_recycle:
+        from passcheck.core.engine.worker import Worker
+
+        Worker.RECYCLE_AFTER = 10**12
 
     from passcheck.core.engine.results import RunConfig
     from passcheck.core.engine.run import run
 
     print(f"{'pass':<18} {'examples':>8} {'ex/s':>6} {'findings':>8} {'runner peak':>11} {'runner slope':>12} "
-          f"{'worker peak':>11} {'worker slope':>12}  (MiB; slope in MiB per 1,000 examples)")
+          f"{'worker peak':>11} {'worker slope':>12} {'halves':>9}  (MiB; slope in MiB per 1,000 examples; "
+          "halves: the worker peak of each half of the run after its first 10%)")
     for name in args.passes.split(","):
         sampler = Sampler()
 
@@ -110,7 +127,7 @@ def main() -> None:
         s = sampler.samples
         print(f"{name:<18} {result.examples:>8} {result.examples / wall:>6.1f} {len(result.findings):>8} "
               f"{max(x[1] for x in s):>11.0f} {slope(s, 1):>12.2f} {max(x[2] for x in s):>11.0f} "
-              f"{slope(s, 2):>12.2f}", flush=True)
+              f"{slope(s, 2):>12.2f} {halves(s)}", flush=True)
         for f in result.findings:
             label = f"known TVM bug {f.known_bug}" if f.known_bug else "NOT A KNOWN BUG: a TVM bug to keep, or a false alarm"
             print(f"    {f.property} ({f.kind}): {label}: {f.message[:200]}")

@@ -160,6 +160,23 @@ def test_workers_share_kernels_through_the_run_directory(run_dir: Path) -> None:
     assert _same(outs, _uncached(mod, x))
 
 
+def test_a_worker_keeps_the_kernels_it_used_last(run_dir: Path, monkeypatch: Any) -> None:
+    """Bounded memory: past KEEP kernels the least recently used one is forgotten; met again, it
+    comes back from the run's directory where it was recorded there, else it is compiled again."""
+    monkeypatch.setattr(kernels.KernelCache, "KEEP", 2)
+    x = np.linspace(-2, 2, 4, dtype="float32")
+    exp, neg, absolute = _module(["exp"]), _module(["negative"]), _module(["abs"])
+    for mod in (exp, exp, neg, absolute):  # exp used twice: recorded; then forgotten for abs
+        _run(mod, x)
+    assert kernels._CACHE is not None and kernels._CACHE.kept == 2
+    outs, counts = _run(exp, x)
+    assert counts == {kernels.SHARED: 1} and _same(outs, _uncached(exp, x))
+    outs, counts = _run(neg, x)  # forgotten for exp, never recorded: compiled again
+    assert counts == {kernels.COMPILED: 1} and _same(outs, [-x])
+    _, counts = _run(neg, x)
+    assert counts == {kernels.HIT: 1}
+
+
 def _where(e: BaseException) -> str:
     tb = traceback.extract_tb(e.__traceback__)
     return next((f"{os.path.basename(f.filename)}:{f.lineno}" for f in reversed(tb) if "passcheck" in f.filename), "")

@@ -98,7 +98,9 @@ def serve(conn: Connection, config: WorkerConfig, log_path: str | None = None,
             return
         try:
             if isinstance(example, Batch):
-                conn.send(("results", session.run_batch(example.examples, progress)))
+                results = session.run_batch(example.examples, progress)
+                _give_back_free_memory()
+                conn.send(("results", results))
                 continue
             result = session.run(example, progress)
         except UsageError as e:
@@ -108,6 +110,25 @@ def serve(conn: Connection, config: WorkerConfig, log_path: str | None = None,
             conn.send(("error", f"{type(e).__name__}: {e}\n{traceback.format_exc()}"))
             continue
         conn.send(("result", result))
+
+
+def _give_back_free_memory() -> None:
+    """Return the heap's free pages to the system after a batch (glibc keeps what TVM freed and
+    the worker's memory grew with it: half its growth per example with the kernel cache bounded,
+    measured; 4-7 ms per batch). Elsewhere than glibc, nothing."""
+    global _TRIM
+    if _TRIM is None:
+        try:
+            import ctypes
+
+            _TRIM = ctypes.CDLL("libc.so.6").malloc_trim
+        except (OSError, AttributeError):
+            _TRIM = False
+    if _TRIM:
+        _TRIM(0)
+
+
+_TRIM: Any = None
 
 
 @dataclass(frozen=True)
