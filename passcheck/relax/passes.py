@@ -143,9 +143,7 @@ class RelaxPassSubject(Subject):
             rest = tvm.transform.Sequential([make_named_pass(n) for n in self.finish])
             case.pipeline_for.update({"before": rest, "after": rest})
         follow = [getattr(_t(), n)() for n in self.follow_ups]
-
-        stages = case.stages  # (not the case: a case holding a function that holds it is a cycle,
-        # and its IR would wait for the cyclic garbage collector instead of going with the case)
+        stages = case.stages  # not the case: a case->transform->case cycle kept its IR until a GC
 
         def transform(mod: Any, extras: dict[str, Any] = case.extras) -> Any:
             # timed as the pass wherever it runs (a property applying it again included)
