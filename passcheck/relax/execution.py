@@ -118,9 +118,9 @@ def _prim_count(mod: Any) -> int:
 def _link_lowered(cache: Any, lowered: list[tuple[Any, str]], out: list[Any], prefixes: list[str]) -> list[Any]:
     """``compile_many`` module by module, from the modules it already lowered (``out`` holds
     the failures of those that did not lower; the missing kernels still compiled together)."""
-    index = [prefixes.index(p) for _, p in lowered]
-    out = list(out)
-    for i, low, ex in zip(index, [low for low, _ in lowered], _link_each(cache, [low for low, _ in lowered])):
+    mods = [low for low, _ in lowered]
+    for (low, p), ex in zip(lowered, _link_each(cache, mods)):
+        i = prefixes.index(p)
         try:
             if isinstance(ex, Exception):
                 raise ex

@@ -65,8 +65,9 @@ class KernelCache:
     # A kernel's IR is kept to confirm a hit by structural equality, about 14 KiB each, and a
     # worker meets about 2.4 new kernels per example: kept without end, they were most of its
     # growth (SimplifyInference, one worker, 1,500 examples: 40 MiB per 1,000 examples with all
-    # kept, 21 with the 1,000 most recently used, for 2% fewer hits and 7% more compiles). A kernel forgotten and met
-    # again is found in the run's directory if it was recorded there, else compiled again.
+    # kept, 21 with the 1,000 most recently used, for 2% fewer hits and 7% more compiles). A
+    # kernel forgotten and met again is found in the run's directory if it was recorded there,
+    # else compiled again.
     KEEP = 1000
 
     def __init__(self, directory: str) -> None:
@@ -179,7 +180,7 @@ class KernelCache:
         """Kernels of hash ``h`` that the run's other workers recorded since we last looked."""
         from tvm_ffi.serialization import from_json_graph_str
 
-        folder = os.path.join(self.directory, setting, f"{h:016x}")
+        folder = self._folder(setting, h)
         try:
             names = sorted(os.listdir(folder))
         except FileNotFoundError:
@@ -227,6 +228,10 @@ class KernelCache:
         timing.count(COMPILED, len(made))
         return list(made)
 
+    def _folder(self, setting: str, h: int) -> str:
+        """Where the run's workers record the kernels of hash ``h`` (one ``SYMBOL.json`` each)."""
+        return os.path.join(self.directory, setting, f"{h:016x}")
+
     def _keep(self, setting: str, k: Kernel) -> None:
         key = (setting, k.h)
         self.known[key] = self.known.pop(key, []) + [k]
@@ -236,12 +241,12 @@ class KernelCache:
             for gone in self.known.pop(old):
                 self.kept -= 1
                 if gone.recorded:  # found again in the run's directory, if it comes back
-                    self.read.discard(os.path.join(self.directory, old[0], f"{old[1]:016x}", f"{gone.symbol}.json"))
+                    self.read.discard(os.path.join(self._folder(*old), f"{gone.symbol}.json"))
 
     def _record(self, setting: str, k: Kernel) -> None:
         from tvm_ffi.serialization import to_json_graph_str
 
-        folder = os.path.join(self.directory, setting, f"{k.h:016x}")
+        folder = self._folder(setting, k.h)
         os.makedirs(folder, exist_ok=True)
         path = os.path.join(folder, f"{k.symbol}.json")
         self.read.add(path)
