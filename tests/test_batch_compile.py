@@ -55,6 +55,15 @@ class PixelShuffle:
         return y
 
 
+@pytest.fixture
+def lowerings(monkeypatch: Any) -> list[Any]:
+    """Every module handed to the Relax pipeline, in order."""
+    lowered: list[Any] = []
+    real = execution.relax_lower
+    monkeypatch.setattr(execution, "relax_lower", lambda mod, *a: lowered.append(mod) or real(mod, *a))
+    return lowered
+
+
 def test_merged_functions_call_their_own_helpers() -> None:
     import tvm_ffi
     from tvm import ir
@@ -69,14 +78,11 @@ def test_merged_functions_call_their_own_helpers() -> None:
         assert called == {p + "main", p + "zhelper"}, called
 
 
-def test_each_module_is_lowered_once_and_the_batch_linked_as_one(run_dir: Path, monkeypatch: Any) -> None:
-    lowered: list[Any] = []
-    real = execution.relax_lower
-    monkeypatch.setattr(execution, "relax_lower", lambda mod, *a: lowered.append(mod) or real(mod, *a))
+def test_each_module_is_lowered_once_and_the_batch_linked_as_one(run_dir: Path, lowerings: list[Any]) -> None:
     mods = [Helpers, PixelShuffle, Helpers]
     with timing.collect():
         vms = execution.compile_many(mods)
-    assert vms is not None and len(lowered) == len(mods)  # the failing module cost no second lowering
+    assert vms is not None and len(lowerings) == len(mods)  # the failing module cost no second lowering
     assert isinstance(vms[1], Exception) and "pixel_shuffle" in str(vms[1])
     (vm0, p0), (vm2, p2) = vms[0], vms[2]
     assert vm0 is vm2 and p0 != p2  # one executable for the batch
@@ -93,16 +99,14 @@ class UnregisteredPacked:
         return y
 
 
-def test_a_batch_that_cannot_run_as_one_is_linked_from_its_lowered_modules(run_dir: Path, monkeypatch: Any) -> None:
+def test_a_batch_that_cannot_run_as_one_is_linked_from_its_lowered_modules(run_dir: Path,
+                                                                          lowerings: list[Any]) -> None:
     # the merged executable does not start (a packed function nobody registered): each module is
     # linked alone from what was lowered, not lowered again
-    lowered: list[Any] = []
-    real = execution.relax_lower
-    monkeypatch.setattr(execution, "relax_lower", lambda mod, *a: lowered.append(mod) or real(mod, *a))
     mods = [Helpers, UnregisteredPacked, Helpers]
     with timing.collect():
         vms = execution.compile_many(mods)
-    assert vms is not None and len(lowered) == len(mods)
+    assert vms is not None and len(lowerings) == len(mods)
     assert isinstance(vms[1], Exception) and "test_nobody_registered_this" in str(vms[1])
     x = np.arange(4, dtype="float32")
     for vm, p in (vms[0], vms[2]):
