@@ -80,3 +80,30 @@ def test_long_runs_draw_in_rounds_with_the_same_result(tmp_path: Path, monkeypat
             for jobs, batch in ((1, 1), (2, 4))]
     assert runs[0].examples == 25
     assert _outcome(runs[0]) == _outcome(runs[1])
+
+
+CRASHING_PROPERTY = '''
+import ctypes
+
+from passcheck import prop
+
+
+@prop("FoldConstant")
+def reads_address_zero(case):
+    "Kills its worker (SIGSEGV) while checking a graph with an exp."
+    if "exp" in case.spec.ops():
+        ctypes.string_at(0)
+'''
+
+
+def test_a_crash_while_checking_keeps_the_example_ir(tmp_path: Path) -> None:
+    """The pass ran before the check killed the worker: the finding still has the input and
+    output IR (what a known bug's pattern reads and what the repro shows), asked of a fresh worker."""
+    props = tmp_path / "crashing.py"
+    props.write_text(CRASHING_PROPERTY)
+    r = run(RunConfig(subject="FoldConstant", examples=30, seed=4, jobs=1, properties=("reads_address_zero",),
+                      property_files=(str(props),), shrink_seconds=60, findings_dir=str(tmp_path / "f")))
+    [f] = r.findings
+    assert str(f.kind) == "crash" and "SIGSEGV" in f.message
+    assert "R.exp(" in f.input_script and "@I.ir_module" in f.output_script
+    assert "R.exp(" in next((tmp_path / "f").rglob("input_ir.py")).read_text()

@@ -187,3 +187,80 @@ def test_a_split_inside_its_axis_is_not_taken_for_it() -> None:
             'R.split(lv, indices_or_sections=[{2}], axis=0)')
     assert re.search(ir, line.format(1, 0, 2)) and re.search(ir, line.format(1, 0, 10))
     assert not re.search(ir, line.format(1, 0, 1)) and not re.search(ir, line.format(10, 2, 10))
+
+
+# the (-1, 1) part through three layer_norms: tvm.compile itself dies (SIGSEGV), so the finding is a
+# crash of passcheck's worker (SimplifyInference, seed 28504: 1 of 500)
+NORMED = GraphSpec(
+    inputs=(TensorDecl("p0", (6, 1), "float16", False), TensorDecl("p1", (1,), "float16", False, lo=-2.0, hi=2.0),
+            TensorDecl("p2", (1,), "float16", False)),
+    nodes=(Node("split", (0,), (("axis", 0), ("sections", (7,))), (), "float16", parts=((6, 1), (0, 1))),
+           Node("tuple_get_item", (3,), (("index", 1),), (0, 1), "float16"),
+           *(Node("layer_norm", (k, 1, 2), (("axes", (1,)), ("epsilon", 1e-05)), (0, 1), "float16") for k in (4, 5, 6))),
+    outputs=(7,))
+
+_COMPILE_IT = """
+from tvm import compile, relax
+from tvm.relax import op as R
+bb = relax.BlockBuilder()
+x, g, b = (relax.Var(n, relax.TensorType(s, "float16")) for n, s in (("x", (6, 1)), ("g", (1,)), ("b", (1,))))
+with bb.function("main", [x, g, b]):
+    with bb.dataflow():
+        y = bb.emit(bb.emit(R.split(x, [7], axis=0))[1])
+        for _ in range(3):
+            y = bb.emit(R.nn.layer_norm(y, g, b, axes=[1]))
+        out = bb.emit_output(y)
+    bb.emit_func_output(out)
+assert relax.analysis.check_well_formed(bb.get())
+compile(bb.get(), target="llvm")
+"""
+
+
+def test_a_negative_part_normalized_crashes_the_compiler() -> None:
+    import subprocess
+    import sys
+
+    assert subprocess.run([sys.executable, "-c", _COMPILE_IT], capture_output=True).returncode == -11  # SIGSEGV
+    message = assert_recognised("SimplifyInference", "semantics_preserved", NORMED, "test_split_index_past_end_legalize")
+    assert "died (signal SIGSEGV)" in message
+
+
+# its parts handed to a helper (a closure given the tuple; a function given part 0): LegalizeOps, run
+# before the pass under test, refuses the call it rewrote (seed 1207, 2,000 examples each: 7 under
+# CallTIRRewrite, AnnotateTIROpPattern and AttachAttrLayoutFreeBuffers; 1 under AttachGlobalSymbol)
+TUPLE_TO_A_HELPER = ProgramSpec(
+    GraphSpec(inputs=(TensorDecl("p0", (1,), "float32", False),),
+              nodes=(Node("split", (0,), (("axis", 0), ("sections", (2,))), (), "float32", parts=((1,), (0,))),
+                     Node("tuple_get_item", (1,), (("index", 0),), (1,), "float32")),
+              outputs=(2,)),
+    regions=(Region(1, 2, "closure", "helper"),))
+PART_TO_A_HELPER = ProgramSpec(
+    GraphSpec(inputs=(TensorDecl("p0", (6,), "float32", False),),
+              nodes=(Node("split", (0,), (("axis", 0), ("sections", (7,))), (), "float32", parts=((6,), (0,))),
+                     Node("tuple_get_item", (1,), (("index", 0),), (6,), "float32"),
+                     Node("abs", (2,), (), (6,), "float32")),
+              outputs=(3,)),
+    regions=(Region(2, 3, "function", "helper"),))
+
+
+def test_a_helper_handed_a_part_is_refused_by_legalize_ops() -> None:
+    import pytest
+    from tvm import relax
+    from tvm.relax import op as R
+
+    bb = relax.BlockBuilder()
+    v = relax.Var("v", relax.TensorType((6,), "float32"))
+    with bb.function("helper", [v], private=True):
+        bb.emit_func_output(bb.emit(R.abs(v)))
+    helper = bb.get().get_global_var("helper")
+    x = relax.Var("x", relax.TensorType((6,), "float32"))
+    with bb.function("main", [x]):
+        with bb.dataflow():
+            part = bb.emit_output(bb.emit(R.split(x, [7]))[0])
+        bb.emit_func_output(bb.emit(relax.Call(helper, [part])))
+    mod = bb.get()
+    assert relax.analysis.check_well_formed(mod)
+    with pytest.raises(ValueError, match=r"expected R\.Tensor\(\(6,\).*given R\.Tensor\(\(7,\)"):
+        relax.transform.LegalizeOps()(mod)
+    for subject, example in (("CallTIRRewrite", TUPLE_TO_A_HELPER), ("AttachGlobalSymbol", PART_TO_A_HELPER)):
+        assert_recognised(subject, "pass_does_not_raise", example, "test_split_index_past_end_legalize")

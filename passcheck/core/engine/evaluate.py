@@ -75,9 +75,19 @@ class Evaluator:
             blamed = d.stage if d.stage in self.names else _transform_property(self.names)
             res = ExampleResult(outcomes={n: Outcome(Verdict.DISCARDED, "worker died") for n in self.names})
             res.outcomes[blamed] = Outcome(d.kind, d.detail)
+            if d.stage in self.names:
+                # the pass ran before the check killed the worker: its IR is what tells a known
+                # bug's crash or hang from a new one, and what the repro shows
+                res.input_script, res.output_script = self._scripts(example)
             return res
         self.limit.observe(res.seconds)
         return res
+
+    def _scripts(self, example: Any) -> tuple[str, str]:
+        try:
+            return self.worker.scripts(example)
+        except WorkerDied:
+            return "", ""
 
 
 def _transform_property(names: list[str]) -> str:

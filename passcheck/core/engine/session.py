@@ -48,6 +48,14 @@ class Session:
         """Build ``example`` and apply the transformation under test: the case."""
         return self.subject.make_case(example, self.impl, self.options)
 
+    def scripts(self, example: Any) -> tuple[str, str]:
+        """The input and output IR of ``example`` ("" where it cannot be built or transformed)."""
+        try:
+            case = self.apply(example)
+            return case.input_script(), case.output_script()
+        except Exception:  # noqa: BLE001 - what failed is the finding already reported
+            return "", ""
+
     def run(self, example: Any, progress: Callable[[str], None] | None = None) -> ExampleResult:
         t0 = time.perf_counter()
         with timing.collect() as spent:

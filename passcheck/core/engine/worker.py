@@ -97,6 +97,9 @@ def serve(conn: Connection, config: WorkerConfig, log_path: str | None = None,
         if example is None:
             return
         try:
+            if isinstance(example, Scripts):
+                conn.send(("scripts", session.scripts(example.example)))
+                continue
             if isinstance(example, Batch):
                 results = session.run_batch(example.examples, progress)
                 _give_back_free_memory()
@@ -136,6 +139,13 @@ class Batch:
     """Several examples in one message (``Session.run_batch``): the worker answers with a list."""
 
     examples: list[Any]
+
+
+@dataclass(frozen=True)
+class Scripts:
+    """One example's input and transformed IR, not checked (``Session.scripts``)."""
+
+    example: Any
 
 
 _CTX: Any = None
@@ -283,6 +293,10 @@ class Worker:
         the batch compile, checking one example) has the per-example timeout, the compile one
         per example in the batch."""
         return self._exchange(Batch(list(examples)), "results", 1.0, batch=len(examples))
+
+    def scripts(self, example: Any) -> tuple[str, str]:
+        """The example's input and output TVMScript, built and transformed but not checked."""
+        return self._exchange(Scripts(example), "scripts", 1.0)
 
     def _exchange(self, message: Any, answer: str, stretch: float, batch: int = 0) -> Any:
         if self.stopped:

@@ -363,3 +363,15 @@ keep_repro('test_zero_size_output_and_operand', 'LegalizeOps', 'semantics_preser
         sym_sizes=(('n', 1),),
         tensor_inputs=True,
     ))
+
+# the (-1, 1) part through three layer_norms: tvm.compile dies (SIGSEGV)
+keep_repro('test_split_index_past_end_legalize', 'SimplifyInference', 'semantics_preserved',
+    GraphSpec(
+        inputs=(TensorDecl('p0', (6, 1), 'float16', False), TensorDecl('p1', (1,), 'float16', False, lo=-2.0, hi=2.0),
+                TensorDecl('p2', (1,), 'float16', False)),
+        nodes=(Node('split', (0,), (('axis', 0), ('sections', (7,))), (), 'float16', parts=((6, 1), (0, 1))),
+               Node('tuple_get_item', (3,), (('index', 1),), (0, 1), 'float16'),
+               *(Node('layer_norm', (k, 1, 2), (('axes', (1,)), ('epsilon', 1e-05)), (0, 1), 'float16')
+                 for k in (4, 5, 6))),
+        outputs=(7,),
+    ))

@@ -263,3 +263,20 @@ keep_repro('test_split_index_past_end_legalize', 'NormalizeGlobalVar', 'semantic
                           parts=((1, 'n', 'n'), (0, 'n', 'n'))),
                      Node('tuple_get_item', (2,), (('index', 0),), (1, 'n', 'n'), 'float32')),
               outputs=(3,), sym_sizes=(('n', 0),), tensor_inputs=True))
+
+# its parts handed to a helper: LegalizeOps, run before the pass, refuses the call it rewrote
+keep_repro('test_split_index_past_end_legalize', 'CallTIRRewrite', 'pass_does_not_raise',
+    ProgramSpec(GraphSpec(inputs=(TensorDecl('p0', (1,), 'float32', False),),
+                          nodes=(Node('split', (0,), (('axis', 0), ('sections', (2,))), (), 'float32',
+                                      parts=((1,), (0,))),
+                                 Node('tuple_get_item', (1,), (('index', 0),), (1,), 'float32')),
+                          outputs=(2,)),
+                regions=(Region(1, 2, 'closure', 'helper'),)))
+keep_repro('test_split_index_past_end_legalize', 'AttachGlobalSymbol', 'pass_does_not_raise',
+    ProgramSpec(GraphSpec(inputs=(TensorDecl('p0', (6,), 'float32', False),),
+                          nodes=(Node('split', (0,), (('axis', 0), ('sections', (7,))), (), 'float32',
+                                      parts=((6,), (0,))),
+                                 Node('tuple_get_item', (1,), (('index', 0),), (6,), 'float32'),
+                                 Node('abs', (2,), (), (6,), 'float32')),
+                          outputs=(3,)),
+                regions=(Region(2, 3, 'function', 'helper'),)))
