@@ -264,3 +264,11 @@ def test_a_helper_handed_a_part_is_refused_by_legalize_ops() -> None:
         relax.transform.LegalizeOps()(mod)
     for subject, example in (("CallTIRRewrite", TUPLE_TO_A_HELPER), ("AttachGlobalSymbol", PART_TO_A_HELPER)):
         assert_recognised(subject, "pass_does_not_raise", example, "test_split_index_past_end_legalize")
+
+
+def test_a_helper_handed_a_rank_one_tuple_in_tvm_compile() -> None:
+    """Where no pass before the check legalized the call, tvm.compile refuses it the same way
+    (ConvertToDataflow, seed 1207: 7 of 2,000): the empty part prints ``T.int64(0),)``."""
+    message = assert_recognised("ConvertToDataflow", "semantics_preserved", TUPLE_TO_A_HELPER,
+                                "test_split_index_past_end_partly_legalized")
+    assert "R.Tensor((T.int64(0),)" in message

@@ -264,14 +264,16 @@ keep_repro('test_split_index_past_end_legalize', 'NormalizeGlobalVar', 'semantic
                      Node('tuple_get_item', (2,), (('index', 0),), (1, 'n', 'n'), 'float32')),
               outputs=(3,), sym_sizes=(('n', 0),), tensor_inputs=True))
 
-# its parts handed to a helper: LegalizeOps, run before the pass, refuses the call it rewrote
-keep_repro('test_split_index_past_end_legalize', 'CallTIRRewrite', 'pass_does_not_raise',
-    ProgramSpec(GraphSpec(inputs=(TensorDecl('p0', (1,), 'float32', False),),
-                          nodes=(Node('split', (0,), (('axis', 0), ('sections', (2,))), (), 'float32',
-                                      parts=((1,), (0,))),
-                                 Node('tuple_get_item', (1,), (('index', 0),), (1,), 'float32')),
-                          outputs=(2,)),
-                regions=(Region(1, 2, 'closure', 'helper'),)))
+# its parts handed to a helper: LegalizeOps, run before the pass (or in tvm.compile), refuses the call
+_PARTS_TO_A_CLOSURE = ProgramSpec(
+    GraphSpec(inputs=(TensorDecl('p0', (1,), 'float32', False),),
+              nodes=(Node('split', (0,), (('axis', 0), ('sections', (2,))), (), 'float32', parts=((1,), (0,))),
+                     Node('tuple_get_item', (1,), (('index', 0),), (1,), 'float32')),
+              outputs=(2,)),
+    regions=(Region(1, 2, 'closure', 'helper'),))
+keep_repro('test_split_index_past_end_legalize', 'CallTIRRewrite', 'pass_does_not_raise', _PARTS_TO_A_CLOSURE)
+keep_repro('test_split_index_past_end_partly_legalized', 'ConvertToDataflow', 'semantics_preserved',
+           _PARTS_TO_A_CLOSURE)
 keep_repro('test_split_index_past_end_legalize', 'AttachGlobalSymbol', 'pass_does_not_raise',
     ProgramSpec(GraphSpec(inputs=(TensorDecl('p0', (6,), 'float32', False),),
                           nodes=(Node('split', (0,), (('axis', 0), ('sections', (7,))), (), 'float32',
