@@ -18,6 +18,8 @@ expects). The bugs are realistic ones, the kind a pass author could ship:
   operands have different ranks.
 * ``fold_constant_segfaults_on_exp``  FoldConstant that dereferences NULL when the module has an
   ``exp`` or a ``tanh``.
+* ``fold_constant_poisoned_by_tanh``  FoldConstant that raises on a ``tanh``, then on every module
+  the same process sees after it.
 * ``fold_constant_hangs_on_multiply``  FoldConstant that never returns when the module has a
   ``sigmoid``.
 * ``fold_constant_hangs_one_in_ten``  FoldConstant that spins forever on one input in ten.
@@ -250,6 +252,24 @@ def fold_constant_segfaults_on_exp() -> tvm.transform.Pass:
     def transform(mod: tvm.IRModule, ctx: Any) -> tvm.IRModule:
         if _has_op(mod, "relax.exp") or _has_op(mod, "relax.tanh"):
             ctypes.string_at(0)  # reads address 0: SIGSEGV
+        return relax.transform.FoldConstant()(mod)
+
+    return transform
+
+
+_POISONED: list[bool] = []  # (the worker process's state: a tanh was folded in it)
+
+
+def fold_constant_poisoned_by_tanh() -> tvm.transform.Pass:
+    """Raises on a module with a ``tanh`` -- and, once it has, on every module after it in the
+    same process: what a kernel that wrote past its buffer leaves for the examples after it."""
+
+    @tvm.transform.module_pass(opt_level=0, name="FoldConstantPoisoned")
+    def transform(mod: tvm.IRModule, ctx: Any) -> tvm.IRModule:
+        if _has_op(mod, "relax.tanh"):
+            _POISONED.append(True)
+        if _POISONED:
+            raise RuntimeError("FoldConstantPoisoned: the process was poisoned by a tanh")
         return relax.transform.FoldConstant()(mod)
 
     return transform

@@ -107,3 +107,16 @@ def test_a_crash_while_checking_keeps_the_example_ir(tmp_path: Path) -> None:
     assert str(f.kind) == "crash" and "SIGSEGV" in f.message
     assert "R.exp(" in f.input_script and "@I.ir_module" in f.output_script
     assert "R.exp(" in next((tmp_path / "f").rglob("input_ir.py")).read_text()
+
+
+def test_a_shrunk_example_fails_alone_or_is_not_kept(tmp_path: Path) -> None:
+    """The planted pass raises on a tanh and, after one, on everything its process sees: shrinking
+    in that worker finds smaller 'failures' without a tanh that a fresh process does not repeat.
+    The finding is an example that fails alone (its repro does), with the tanh."""
+    from passcheck.core.engine.repro import recheck
+
+    r = _run(tmp_path, "FoldConstant", "fold_constant_poisoned_by_tanh", 30, 4, jobs=1, batch=1,
+             properties=("pass_does_not_raise",))
+    [f] = r.findings
+    assert "tanh" in f.example.ops(), f.example
+    assert recheck("FoldConstant", "pass_does_not_raise", f.example, impl=f"{BUGGY}:fold_constant_poisoned_by_tanh") == 1

@@ -73,6 +73,18 @@ def _pass_args(spec: GraphSpec) -> str:
         if spec.extra else ""
 
 
+def split_past_end(spec: GraphSpec) -> str:
+    """Where a split's index lies past the end of its axis (Relax clamps it as NumPy does, LegalizeOps
+    does not): what a kept bug is recognised by where no pass legalized the split and no IR shows it."""
+    for n in spec.nodes:
+        at, extent = n.attr.get("sections"), None
+        if n.op == "split" and isinstance(at, tuple) and at:
+            extent = spec.value_shape(n.args[0])[int(n.attr["axis"])]
+        if isinstance(extent, int) and max(at) > extent:
+            return "; a split index past the end of its axis"
+    return ""
+
+
 def _graph_simplifications(spec: GraphSpec) -> Iterable[GraphSpec]:
     from passcheck.relax.shrink import simplifications
 
@@ -81,7 +93,8 @@ def _graph_simplifications(spec: GraphSpec) -> Iterable[GraphSpec]:
 
 register_example_kind(GraphSpec, ExampleKind(
     new_case=_graph_case,
-    describe=lambda spec: f"{len(spec.nodes)} ops: {', '.join(spec.ops())}" + _run_sizes(spec) + _pass_args(spec),
+    describe=lambda spec: (f"{len(spec.nodes)} ops: {', '.join(spec.ops())}" + _run_sizes(spec) + _pass_args(spec)
+                           + split_past_end(spec)),
     save_inputs=_save_graph_inputs,
     simplifications=_graph_simplifications,
 ))

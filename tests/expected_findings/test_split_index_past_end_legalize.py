@@ -272,3 +272,53 @@ def test_a_helper_handed_a_rank_one_tuple_in_tvm_compile() -> None:
     message = assert_recognised("ConvertToDataflow", "semantics_preserved", TUPLE_TO_A_HELPER,
                                 "test_split_index_past_end_partly_legalized")
     assert "R.Tensor((T.int64(0),)" in message
+
+
+# a second index past the end, part 1 read (typed 7, TOPI's 8): no IR shows it, the example's
+# description does (AttachAttrLayoutFreeBuffers, seed 1207 with --batch 1: LegalizeOps before the pass
+# cannot broadcast einsum's 8 against 7; FoldConstant folds zeros_like of the part to an (8, 1) constant)
+SECOND_INDEX = GraphSpec(
+    inputs=(TensorDecl("p0", (8, 1, 1), "float32", False), TensorDecl("p1", (7, 1, 1), "float32", False)),
+    nodes=(Node("split", (0,), (("axis", 0), ("sections", (1, 9))), (), "float32",
+                parts=((1, 1, 1), (7, 1, 1), (0, 1, 1))),
+           Node("tuple_get_item", (2,), (("index", 1),), (7, 1, 1), "float32"),
+           Node("einsum", (3, 1), (("equation", "bij,bjk->bik"),), (7, 1, 1), "float32")),
+    outputs=(4,))
+FOLDED = GraphSpec(
+    inputs=(TensorDecl("p0", (8, 1), "float32", False),),
+    nodes=(Node("split", (0,), (("axis", 0), ("sections", (1, 9))), (), "float32", parts=((1, 1), (7, 1), (0, 1))),
+           Node("tuple_get_item", (1,), (("index", 1),), (7, 1), "float32"),
+           Node("zeros_like", (2,), (("fill", 0.0),), (7, 1), "float32")),
+    outputs=(3,))
+
+
+def test_a_later_index_past_the_end_is_named_by_the_example() -> None:
+    from passcheck.relax.examples import split_past_end
+
+    message = assert_recognised("AttachAttrLayoutFreeBuffers", "pass_does_not_raise", SECOND_INDEX,
+                                "test_split_index_past_end_legalize")
+    assert "Cannot broadcast extents T.int64(8) and T.int64(7)" in message
+    message = assert_recognised("AttachAttrLayoutFreeBuffers", "semantics_preserved", FOLDED,
+                                "test_split_index_past_end_legalize")
+    assert "shape [8, 1], the reference has shape [7, 1]" in message
+    assert split_past_end(FOLDED)
+    # an index at the end of its axis is inside it (its part is empty, and TOPI agrees)
+    at_end = GraphSpec(inputs=FOLDED.inputs, nodes=(
+        Node("split", (0,), (("axis", 0), ("sections", (1, 8))), (), "float32", parts=((1, 1), (7, 1), (0, 1))),),
+        outputs=(1,))
+    assert not split_past_end(at_end)
+
+
+# part 1 of [1, 6] on 2 rows, read by abs: tvm.compile refuses the (-4, 2) extent of the last part
+UNSIGNED = GraphSpec(
+    inputs=(TensorDecl("p0", (2, 2), "float32", False),),
+    nodes=(Node("split", (0,), (("axis", 0), ("sections", (1, 6))), (), "float32", parts=((1, 2), (1, 2), (0, 2))),
+           Node("tuple_get_item", (1,), (("index", 1),), (1, 2), "float32"),
+           Node("abs", (2,), (), (1, 2), "float32")),
+    outputs=(3,))
+
+
+def test_a_negative_extent_is_no_unsigned_one() -> None:
+    message = assert_recognised("AttachAttrLayoutFreeBuffers", "semantics_preserved", UNSIGNED,
+                                "test_split_index_past_end_legalize")
+    assert "cannot make uint from negative value" in message

@@ -74,6 +74,17 @@ class Pool:
         """``example`` checked alone with the time a hang is confirmed with (CONFIRM x the limit)."""
         return self._executor.submit(lambda: self._evaluator()(example, struck=True)).result()
 
+    def alone(self, example: Any) -> ExampleResult:
+        """``example`` checked by a worker started for it: nothing an earlier example left in the
+        process (memory a kernel wrote past its buffer) decides the result."""
+
+        def fresh() -> ExampleResult:
+            ev = self._evaluator()
+            ev.worker.close()
+            return ev(example)
+
+        return self._executor.submit(fresh).result()
+
     @property
     def restarts(self) -> int:
         return sum(ev.restarts for ev in self._evaluators)

@@ -79,7 +79,26 @@ def shrink(plan: Plan, evaluate: Any, record: Record, progress: Progress | None 
     finally:
         if limit is not None:
             limit.confirm = True
+    best = _alone(evaluate, record, kinds, best)
     return _confirmed(evaluate, record, kinds, best) if limit is not None and limit.adaptive else best
+
+
+def _alone(evaluate: Any, record: Record, kinds: dict[Slot, Kind], best: dict[Slot, Failure]) -> dict[Slot, Failure]:
+    """``best`` less the shrunk examples that do not fail the same way in a worker started for
+    them: candidates are checked by workers that checked others before, and an example can fail
+    only after another one corrupted the process (a kernel writing past its buffer). Such a
+    finding keeps the example it was first seen on, whose repro fails when run alone."""
+    if not hasattr(evaluate, "alone"):
+        return best
+    out = dict(best)
+    for example in {id(f[0]): f[0] for s, f in best.items() if kinds[s][0] != Verdict.HANG}.values():
+        res = evaluate.alone(example)
+        for s in [s for s, f in best.items() if f[0] is example]:
+            if _same_failure(record, example, res, s, kinds[s]):
+                out[s] = (example, res.outcomes[s.prop], res)
+            else:
+                del out[s]
+    return out
 
 
 def _confirmed(evaluate: Any, record: Record, kinds: dict[Slot, Kind], best: dict[Slot, Failure]) -> dict[Slot, Failure]:

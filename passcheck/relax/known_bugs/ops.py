@@ -97,11 +97,11 @@ register_known_bug(KnownBug(
          "1 element, as np.split gives), but LegalizeOps gives TOPI's unclamped ones, (2,) and (-1,): the "
          "function's result type changes, and a part read reads past the input",
     # the legalized call's out_ty has the negative extent (only this lowering makes one); where no pass legalized
-    # it, a split whose part 0 is typed shorter, on a known extent, than the first index (past the end)
-    # (a kernel handed the negative part dies; a helper handed TOPI's parts refuses them in LegalizeOps)
-    message=r"signature of \w+ changed|wrong numbers|std::bad_alloc|negative dimensions are not allowed"
-            r"|died \(signal SIGSEGV\)|raised ValueError: Argument \d+ type mismatch: expected",
-    ir=r"R\.Tensor\(\((?:[^()\n]*, )?-\d+[,)]|" + "|".join(rf"R\.Tuple\(R\.Tensor\(\((?:[^(),\n]+, ){{{a}}}(?P<e{a}>\d+)[,)]"
+    # it, the example's description names the split (or part 0 is typed shorter than the first index: in a sequence)
+    message=r"signature of \w+ changed|wrong numbers|std::bad_alloc|negative dimensions are not allowed|Cannot broadcast"
+            # (a kernel of the negative part: dies, or no unsigned extent; a helper refuses TOPI's parts in LegalizeOps)
+            r"|died \(signal SIGSEGV\)|cannot make uint from negative|raised ValueError: Argument \d+ type mismatch",
+    ir=r"a split index past the end|R\.Tensor\(\((?:[^()\n]*, )?-\d+[,)]|" + "|".join(rf"R\.Tuple\(R\.Tensor\(\((?:[^(),\n]+, ){{{a}}}(?P<e{a}>\d+)[,)]"
         rf"[^\n]*= R\.split\(\w+, indices_or_sections=\[(?!(?P=e{a})[,\]])\d+[,\]][^\n]*axis={a}\)" for a in range(8)),
 ))
 register_known_bug(KnownBug(

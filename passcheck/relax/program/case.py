@@ -12,7 +12,7 @@ import numpy as np
 
 from passcheck.core.errors import Unknown
 from passcheck.relax.case import RelaxCase
-from passcheck.relax.examples import ExampleKind, register_example_kind
+from passcheck.relax.examples import ExampleKind, register_example_kind, split_past_end
 from passcheck.relax.program.spec import ProgramSpec
 from passcheck.relax.spec import input_arrays
 
@@ -106,7 +106,7 @@ def describe(prog: ProgramSpec) -> str:
         parts.append("extras " + ", ".join(k for k, _ in prog.options))
     if g.sym_sizes:
         parts.append("run at " + ", ".join(f"{k}={v}" for k, v in g.sym_sizes))
-    return "; ".join(parts)
+    return "; ".join(parts) + split_past_end(g)
 
 
 def _save_inputs(prog: ProgramSpec, directory: Path) -> None:
