@@ -12,7 +12,8 @@
 3. A ``conv2d_transpose`` after a converted conv2d is given the conv's data layout (NHWC, HWNC,
    CHNW, ...), though LegalizeOps lowers conv2d_transpose in NCHW only: the call is left as it is
    and building fails in VM codegen (``CodeGenVM cannot emit this Relax operator directly``). No
-   desired layout was asked for conv2d_transpose.
+   desired layout was asked for conv2d_transpose. A ``conv1d_transpose`` after a conv1d converted to
+   NWC likewise (LegalizeOps lowers it in NCW only; the AlterOpLayout soak, seed 0: 1 of 5,000).
 
 Found by the 2,000-example AlterOpLayout campaign (seed 2026); shrunk to these graphs.
 """
@@ -92,3 +93,36 @@ def test_conv2d_transpose_alone_is_left_in_nchw() -> None:
     alone = GraphSpec(inputs=TRANSPOSE.inputs[:2], nodes=(replace(TRANSPOSE.nodes[1], args=(0, 1)),), outputs=(2,),
                       extra=TRANSPOSE.extra)
     assert recheck("AlterOpLayout", "semantics_preserved", alone) == 0
+
+
+TRANSPOSE_1D = GraphSpec(
+    inputs=(TensorDecl("p0", (1, 2, 3), "float32", False), TensorDecl("p1", (2, 2, 1), "float32", False),
+            TensorDecl("p2", (2, 2, 1), "float32", False)),
+    nodes=(Node("conv1d", (0, 1), (("data_layout", "NCW"), ("dilation", (1,)), ("groups", 1), ("kernel_layout", "OIW"),
+                                   ("padding", (0, 0)), ("strides", (1,))), (1, 2, 3), "float32"),
+           Node("conv1d_transpose", (3, 2), (("dilation", (1,)), ("groups", 1), ("output_padding", (0,)),
+                                             ("padding", (0, 0)), ("strides", (1,))), (1, 2, 3), "float32")),
+    outputs=(4,),
+    extra=(("desired_layouts", (("relax.nn.conv1d", ("NWC", "OIW")),)),),
+)
+
+
+def test_conv1d_transpose_given_the_converted_layout() -> None:
+    import pytest
+    import tvm
+    from tvm import relax
+    from tvm.relax import op as R
+
+    bb = relax.BlockBuilder()
+    x = relax.Var("x", relax.TensorType((1, 2, 3), "float32"))
+    w = relax.Var("w", relax.TensorType((2, 2, 1), "float32"))
+    with bb.function("main", [x, w]):
+        with bb.dataflow():
+            out = bb.emit_output(bb.emit(R.nn.conv1d_transpose(bb.emit(R.nn.conv1d(x, w)), w)))
+        bb.emit_func_output(out)
+    after = relax.transform.ConvertLayout({"relax.nn.conv1d": ["NWC", "OIW"]})(bb.get())
+    assert 'conv1d_transpose(lv' in after.script() and 'data_layout="NWC"' in after.script()
+    assert "R.nn.conv1d_transpose(" in relax.transform.LegalizeOps()(after).script()  # left unlowered
+    with pytest.raises(tvm.error.InternalError, match=r'R\.nn\.conv1d_transpose\([^\n]*data_layout="NWC"'):
+        tvm.compile(after, target="llvm")
+    assert_recognised("AlterOpLayout", "semantics_preserved", TRANSPOSE_1D, "test_convert_layout_conv2d_transpose_layout")

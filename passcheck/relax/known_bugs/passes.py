@@ -336,11 +336,12 @@ register_known_bug(KnownBug(
     name="test_convert_layout_conv2d_transpose_layout",
     repro="tests/expected_findings/test_convert_layout_unsupported_layouts.py",
     note="ConvertLayout gives a conv2d_transpose after a converted conv2d the conv's data layout (NHWC, HWNC, ...), "
-         "which LegalizeOps cannot lower (NCHW only): building the module fails in VM codegen",
+         "which LegalizeOps cannot lower (NCHW only): building the module fails in VM codegen; conv1d_transpose "
+         "after a conv1d converted to NWC likewise (NCW only)",
     subjects=("AlterOpLayout",),
     properties=("semantics_preserved",),
-    message=r"CodeGenVM cannot emit this Relax operator directly|R\.nn\.conv2d_transpose\(",
-    ir=r'R\.nn\.conv2d_transpose\([^\n]*data_layout="(?!NCHW")',
+    message=r"CodeGenVM cannot emit this Relax operator directly|R\.nn\.conv[12]d_transpose\(",
+    ir=r'R\.nn\.conv(?:2d_transpose\([^\n]*data_layout="(?!NCHW")|1d_transpose\([^\n]*data_layout="(?!NCW"))',
 ))
 register_known_bug(KnownBug(
     name="test_combine_parallel_matmul_constant_lhs",

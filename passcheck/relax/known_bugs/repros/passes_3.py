@@ -146,3 +146,16 @@ keep_repro('test_to_mixed_precision_padded_layout_transform', 'ToMixedPrecision'
         ),
         outputs=(3,),
     ))
+
+# conv1d_transpose after a conv1d converted to NWC: left unlowered (NCW only), VM codegen fails
+keep_repro('test_convert_layout_conv2d_transpose_layout', 'AlterOpLayout', 'semantics_preserved',
+    GraphSpec(
+        inputs=(TensorDecl('p0', (1, 2, 3), 'float32', False), TensorDecl('p1', (2, 2, 1), 'float32', False),
+                TensorDecl('p2', (2, 2, 1), 'float32', False)),
+        nodes=(Node('conv1d', (0, 1), (('data_layout', 'NCW'), ('dilation', (1,)), ('groups', 1), ('kernel_layout', 'OIW'),
+                                       ('padding', (0, 0)), ('strides', (1,))), (1, 2, 3), 'float32'),
+               Node('conv1d_transpose', (3, 2), (('dilation', (1,)), ('groups', 1), ('output_padding', (0,)),
+                                                 ('padding', (0, 0)), ('strides', (1,))), (1, 2, 3), 'float32')),
+        outputs=(4,),
+        extra=(('desired_layouts', (('relax.nn.conv1d', ('NWC', 'OIW')),)),),
+    ))
