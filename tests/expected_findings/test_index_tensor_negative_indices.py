@@ -103,3 +103,16 @@ def test_a_lifted_weight_beside_it_meets_it() -> None:
                "elements differ")
     bug = recognise(resolve("LazyTransformParams"), "lifted_params_agree", message, build_module(GRAPH).script())
     assert bug is not None and bug.name == "test_index_tensor_negative_indices"
+
+
+def test_a_public_helper_reading_it_meets_it() -> None:
+    """DeadCodeElimination's functions_agree met it (seed 1207: 2 of 2,000 examples, a public helper
+    reading index_tensor with index -5): the helper's two runs read different memory. That run's
+    words are checked against the registry."""
+    from passcheck.core.known import recognise
+    from passcheck.core.subject import resolve
+    from passcheck.relax.build import build_module
+
+    bug = recognise(resolve("DeadCodeElimination"), "functions_agree", "helper computes something else after the pass",
+                    build_module(GRAPH).script())
+    assert bug is not None and bug.name == "test_index_tensor_negative_indices"

@@ -12,7 +12,10 @@ runs it for a module with local functions, as its VMShapeLower asks). An op Lega
 as it was (its operand's shape unknown: a closure of a symbolic-shaped value, returned in a branch)
 refuses the R.Any operand by name: "relax.negative requires argument 0 (x) to be a tensor"
 (CallTIRRewrite, seed 20670: 3 of 500 examples; VMBuiltinLower, which runs after LowerRuntimeBuiltin,
-raises it itself, and VMShapeLower's prerequisite LowerRuntimeBuiltin does).
+raises it itself, and VMShapeLower's prerequisite LowerRuntimeBuiltin does). A binary op whose
+operand is the closure's result (its shape symbolic, so the op is left for later) refuses it in
+its type rule: "Arguments to binary operators must be either R.Tensor or R.Prim types, ... which has
+Type R.Any" (DeadCodeElimination, seed 1207: 1 of 2,000).
 """
 
 from __future__ import annotations
@@ -48,6 +51,15 @@ UNLEGALIZED = ProgramSpec(
     regions=(Region(0, 1, "branch", "", options=(("cond", 0), ("tails", ((1, "negative"),))),
                     inner=(Region(0, 1, "closure", "helper", options=(("capture", True),)),)),),
     conds=(Cond("tensor", 0, "int64"),),
+)
+
+
+# a closure of a symbolic-shaped abs (a capture of p0), read by a less
+BINARY = ProgramSpec(
+    graph=GraphSpec(inputs=(TensorDecl("p0", ("n", 1), "float32", False), TensorDecl("p1", ("n", 1), "float32", False)),
+                    nodes=(Node("abs", (0,), (), ("n", 1), "float32"), Node("less", (2, 1), (), ("n", 1), "bool")),
+                    outputs=(3,), sym_sizes=(("n", 1),)),
+    regions=(Region(0, 1, "closure", "helper", options=(("capture", True),)),),
 )
 
 
@@ -90,3 +102,6 @@ def test_passcheck_recognises_it() -> None:
     # (the pass itself, or its prerequisite, raises: TVM's message quotes the op's whole repr)
     assert_recognised("VMBuiltinLower", "pass_does_not_raise", UNLEGALIZED, "test_lower_runtime_builtin_closure_tuple")
     assert_recognised("VMShapeLower", "pass_does_not_raise", UNLEGALIZED, "test_lower_runtime_builtin_closure_tuple")
+    message = assert_recognised("DeadCodeElimination", "semantics_preserved", BINARY,
+                                "test_lower_runtime_builtin_closure_tuple")
+    assert "Arguments to binary operators" in message

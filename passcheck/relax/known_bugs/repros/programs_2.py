@@ -282,3 +282,11 @@ keep_repro('test_split_index_past_end_legalize', 'AttachGlobalSymbol', 'pass_doe
                                  Node('abs', (2,), (), (6,), 'float32')),
                           outputs=(3,)),
                 regions=(Region(2, 3, 'function', 'helper'),)))
+
+# a closure of a symbolic-shaped abs read by a less: the binary op's type rule refuses the R.Any result
+keep_repro('test_lower_runtime_builtin_closure_tuple', 'DeadCodeElimination', 'semantics_preserved',
+    ProgramSpec(
+        GraphSpec(inputs=(TensorDecl('p0', ('n', 1), 'float32', False), TensorDecl('p1', ('n', 1), 'float32', False)),
+                  nodes=(Node('abs', (0,), (), ('n', 1), 'float32'), Node('less', (2, 1), (), ('n', 1), 'bool')),
+                  outputs=(3,), sym_sizes=(('n', 1),)),
+        regions=(Region(0, 1, 'closure', 'helper', options=(('capture', True),)),)))
