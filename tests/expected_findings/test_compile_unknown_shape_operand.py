@@ -48,3 +48,17 @@ def test_passcheck_reports_it() -> None:
 
 def test_compile_unknown_shape_operand() -> None:
     assert_recognised("DeadCodeElimination", "semantics_preserved", EXAMPLE, "test_compile_unknown_shape_operand")
+
+
+def test_a_call_with_attributes_in_the_message() -> None:
+    """TVM's message ends with the whole call, attributes and tuples too (LambdaLift, seed 1207: 8 of
+    2,000, an expand_dims and a strided_slice of a closure's rank-only result). Those runs' words
+    are checked against the registry."""
+    from passcheck.core.known import recognise
+    from passcheck.core.subject import resolve
+
+    ir = 'gv7: R.Tensor(dtype="float32", ndim=3) = gv5[1]'
+    for call in ("R.expand_dims(gv7, axis=[1, 0])", "R.strided_slice(gv4, (-1,), (-1,), (-1,), (-2,), assume_inbound=False)"):
+        bug = recognise(resolve("LambdaLift"), "semantics_preserved", f"checking raised InternalError (kernels.py:380): {call}",
+                        ir)
+        assert bug is not None and bug.name == "test_compile_unknown_shape_operand", call

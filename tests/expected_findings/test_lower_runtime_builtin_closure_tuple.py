@@ -15,7 +15,8 @@ refuses the R.Any operand by name: "relax.negative requires argument 0 (x) to be
 raises it itself, and VMShapeLower's prerequisite LowerRuntimeBuiltin does). A binary op whose
 operand is the closure's result (its shape symbolic, so the op is left for later) refuses it in
 its type rule: "Arguments to binary operators must be either R.Tensor or R.Prim types, ... which has
-Type R.Any" (DeadCodeElimination, seed 1207: 1 of 2,000).
+Type R.Any" (DeadCodeElimination, seed 1207: 1 of 2,000); a reshape likewise: "Reshape requires the
+input data to be Tensor. However, the given one is relax.AnyType" (LambdaLift, seed 1207: 6 of 2,000).
 """
 
 from __future__ import annotations
@@ -105,3 +106,10 @@ def test_passcheck_recognises_it() -> None:
     message = assert_recognised("DeadCodeElimination", "semantics_preserved", BINARY,
                                 "test_lower_runtime_builtin_closure_tuple")
     assert "Arguments to binary operators" in message
+    # (that run's words: the reshape of an affine_grid a closure returned, against the registry)
+    from passcheck.core.known import recognise
+    from passcheck.core.subject import resolve
+
+    bug = recognise(resolve("LambdaLift"), "semantics_preserved", "checking raised TypeError (execution.py:190): Reshape "
+                    "requires the input data to be Tensor. However, the given one is relax.AnyType")
+    assert bug is not None and bug.name == "test_lower_runtime_builtin_closure_tuple"

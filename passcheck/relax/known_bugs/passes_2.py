@@ -38,6 +38,6 @@ register_known_bug(KnownBug(
     note="tvm.compile raises on an op whose operand has an unknown shape (R.Tensor(ndim=2)): LegalizeOps leaves "
          "the call, and VM codegen 'cannot emit this Relax operator directly' (a closure's result, typed by its rank)",
     # (TVM's error ends with the offending call, which is what a finding quotes)
-    message=r"raised InternalError \([\w.]+:\d+\): R\.[\w.]+\([\w, ]*\)$|CodeGenVM cannot emit this Relax operator directly",
+    message=r"raised InternalError \([\w.]+:\d+\): R\.[\w.]+\([^\n]*\)$|CodeGenVM cannot emit this Relax operator directly",
     ir=r"R\.Tensor\(dtype=\"\w+\", ndim=\d+\)",
 ))

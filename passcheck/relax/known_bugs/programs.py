@@ -30,7 +30,8 @@ register_known_bug(KnownBug(
     message=r"The type of Tuple must be TupleType, but expression \w+ has type R\.Any"
             r"|Argument \d+ type mismatch: expected R\.Tensor\(.*\), given R\.Any"
             r"|requires argument \d+ \(\w+\) to be a tensor\.\s+However, the argument \w+ is instead of type R\.Any"
-            r"|Arguments to binary operators must be either R\.Tensor or R\.Prim types, .* which has Type R\.Any",
+            r"|Arguments to binary operators must be either R\.Tensor or R\.Prim types, .* which has Type R\.Any"
+            r"|requires the input data to be Tensor\. However, the given one is relax\.AnyType",
 ))
 register_known_bug(KnownBug(
     name="test_merge_composite_functions_extern_call",
