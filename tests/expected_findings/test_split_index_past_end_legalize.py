@@ -322,3 +322,18 @@ def test_a_negative_extent_is_no_unsigned_one() -> None:
     message = assert_recognised("AttachAttrLayoutFreeBuffers", "semantics_preserved", UNSIGNED,
                                 "test_split_index_past_end_legalize")
     assert "cannot make uint from negative value" in message
+
+
+def test_a_helper_handed_parts_of_any_rank() -> None:
+    """The refused tuple is told by the empty part typed on the expected side (the given side may be
+    cut from the message), wherever its 0 is in the shape (LambdaLift, seed 1207: parts (4, 6), (2, 6), (0, 6) handed to a closure).
+    That run's words are checked against the registry."""
+    from passcheck.core.known import recognise
+    from passcheck.core.subject import resolve
+
+    t = 'R.Tensor((T.int64({}), T.int64(6)), dtype="float32")'
+    message = (f"checking raised ValueError (execution.py:190): Argument 0 type mismatch: expected T.Tuple("
+               f"{t.format(4)}, {t.format(2)}, {t.format(0)}), given T.Tuple({t.format(4)}, {t.format(3)}, {t.format(-1)})")
+    ir = 'gv1: R.Tuple(...) = R.split(lv2, indices_or_sections=[4, 7], axis=-2)'
+    bug = recognise(resolve("LambdaLift"), "semantics_preserved", message, ir)
+    assert bug is not None and bug.name == "test_split_index_past_end_partly_legalized"

@@ -113,7 +113,7 @@ register_known_bug(KnownBug(
     # (the unclamped type is made inside tvm.compile: neither module shows it, only the split)
     message=r"Argument \d+ type mismatch: expected R\.Tensor\(.*, given R\.Tensor\(.*\(in CallTIRRewrite\)"
             r"|Check failed: available_size >= 0 \(-\d+ vs\. 0\)"  # (and a helper handed the parts, clamped in its type)
-            r"|Argument \d+ type mismatch: expected T\.Tuple\([^\n]*T\.int64\(0\),?\)[^\n]*, given T\.Tuple\("
+            r"|Argument \d+ type mismatch: expected T\.Tuple\([^\n]*T\.int64\(0\)[,)][^\n]*, given T\.Tuple\("
             # (a binary consumer of the part, normalized again after LegalizeOps: the unclamped extent)
             r"|In relax\.\w+, the \w+ input shape at dim \d+ is T\.int64\(-\d+\)[^\n]*not broadcastable",
     ir=r"R\.split\(",
