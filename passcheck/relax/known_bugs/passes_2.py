@@ -41,3 +41,12 @@ register_known_bug(KnownBug(
     message=r"raised InternalError \([\w.]+:\d+\): R\.[\w.]+\([^\n]*\)$|CodeGenVM cannot emit this Relax operator directly",
     ir=r"R\.Tensor\(dtype=\"\w+\", ndim=\d+\)",
 ))
+register_known_bug(KnownBug(
+    name="test_layout_transform_drops_vdevice",
+    repro="tests/expected_findings/test_layout_transform_drops_vdevice.py",
+    note="LegalizeOps lowers a layout_transform of a tensor on a virtual device to a call_tir whose out_ty has no "
+         "vdevice; RewriteDataflowReshape then turns it into a reshape and leaves the old var where it is read: "
+         "tvm.compile fails 'Var lv2 is not defined' (a value RealizeVDevice put on a device, read and transformed)",
+    message=r"Check failed: \(it != this->var_arg_map_\.end\(\)\) is false: Var \w+ is not defined",
+    ir=r'(?s)\A(?=.*R\.layout_transform\()(?=.*(?:vdevice="|R\.hint_on_device\())',
+))

@@ -1,7 +1,8 @@
-"""Kept repros of ConvertLayout (AlterOpLayout) bugs, continued from passes_2.py (the 400-line
-limit)."""
+"""Kept repros of pass bugs (ConvertLayout's first, then others), continued from passes_2.py (the
+400-line limit)."""
 
 from passcheck.core.known import keep_repro
+from passcheck.relax.program.spec import ProgramSpec
 from passcheck.relax.spec import GraphSpec, Node, TensorDecl
 
 keep_repro('test_convert_layout_conv2d_w_before_h', 'AlterOpLayout', 'semantics_preserved',
@@ -159,3 +160,13 @@ keep_repro('test_convert_layout_conv2d_transpose_layout', 'AlterOpLayout', 'sema
         outputs=(4,),
         extra=(('desired_layouts', (('relax.nn.conv1d', ('NWC', 'OIW')),)),),
     ))
+
+# an identity layout_transform of a value RealizeVDevice put on a device: legalized without the vdevice
+keep_repro('test_layout_transform_drops_vdevice', 'RealizeVDevice', 'semantics_preserved',
+    ProgramSpec(
+        GraphSpec(inputs=(TensorDecl('p0', (2, 5), 'float32', False),),
+                  nodes=(Node('abs', (0,), (), (2, 5), 'float32'),
+                         Node('layout_transform', (1,), (('factor', 0), ('pad_value', None), ('perm', (0, 1))), (2, 5),
+                              'float32')),
+                  outputs=(1, 2)),
+        options=(('vdevice', (0,)),)))
