@@ -13,6 +13,9 @@ place. Found by its campaign (seed 36: 1 wrong result, 6 writes into main's argu
 The same happens with no view at all: ``grad.no_grad``, ``grad.start_checkpoint`` and
 ``grad.end_checkpoint`` legalize to their argument itself, so ``lv = R.grad.end_checkpoint(p0)``
 is ``p0``, and an in-place ``R.add(lv, p1)`` writes into the caller's tensor (seed 20670: 7 of 500).
+A same-shape ``collapse_sum_like`` is such a copy of indices too (a view of the caller's tensor); and
+LegalizeOps folds a constant ``arange`` into a constant, which the in-place call then overwrites on
+every run (seed 1207: 7 writes into main's argument and 4 wrong results, of 2,000).
 """
 
 from __future__ import annotations
@@ -45,6 +48,19 @@ ALIAS = GraphSpec(
     nodes=(Node(op="grad.end_checkpoint", args=(0,), attrs=(), shape=(), dtype="float32"),
            Node(op="add", args=(2, 1), attrs=(), shape=(), dtype="float32")),
     outputs=(3,),
+)
+
+# a same-shape collapse_sum_like of the parameter, added in place; a constant arange, added in place
+COLLAPSED = GraphSpec(
+    inputs=(TensorDecl("p0", (2,), "float32", False), TensorDecl("p1", (2,), "float32", False)),
+    nodes=(Node("collapse_sum_like", (0, 1), (), (2,), "float32"), Node("add", (2, 1), (), (2,), "float32")),
+    outputs=(3,),
+)
+ARANGE = GraphSpec(
+    inputs=(TensorDecl("p0", (2,), "float32", False),),
+    nodes=(Node("arange", (), (("dtype", "float32"), ("end", -2.0), ("start", 0.0), ("step", -1.0)), (2,), "float32"),
+           Node("add", (1, 0), (), (2,), "float32")),
+    outputs=(2,),
 )
 
 
@@ -105,3 +121,49 @@ def test_dataflow_inplace_reshape_view() -> None:
     assert_recognised("DataflowUseInplaceCalls", "semantics_preserved", GRAPH, "test_dataflow_inplace_reshape_view")
     assert_recognised("DataflowUseInplaceCalls", "semantics_preserved", ARGUMENT, "test_dataflow_inplace_reshape_view")
     assert_recognised("DataflowUseInplaceCalls", "semantics_preserved", ALIAS, "test_dataflow_inplace_reshape_view")
+
+
+def test_a_folded_arange_is_overwritten_run_after_run() -> None:
+    import tvm
+    from tvm import relax
+    from tvm.relax import op as R
+
+    bb = relax.BlockBuilder()
+    y = relax.Var("y", relax.TensorType((2,), "float32"))
+    with bb.function("main", [y]):
+        with bb.dataflow():
+            out = bb.emit_output(R.add(bb.emit(R.arange(0.0, -2.0, -1.0, dtype="float32")), y))
+        bb.emit_func_output(out)
+    inplace = relax.transform.DataflowUseInplaceCalls()(bb.get())
+    assert "call_tir_inplace" in inplace.script()
+    assert 'metadata["ir.GenericConst"]' in relax.transform.LegalizeOps()(inplace).script()  # the arange, folded
+    vm = relax.VirtualMachine(tvm.compile(inplace, target="llvm"), tvm.cpu())
+    runs = [vm["main"](tvm.runtime.tensor(np.array([10.0, 20.0], "float32"))).numpy().tolist() for _ in range(2)]
+    assert runs == [[10.0, 19.0], [20.0, 39.0]]  # the second run adds to the first's result
+
+
+def test_collapse_sum_like() -> None:
+    assert_recognised("DataflowUseInplaceCalls", "semantics_preserved", COLLAPSED, "test_dataflow_inplace_reshape_view")
+
+
+def test_arange_in_a_batch_sharing_its_constant() -> None:
+    """Checked alone, each side runs once and the folded constant is still right; a batch's modules
+    are one executable, and a later example's run sees what the earlier examples' in-place adds
+    wrote into the constant (as in the campaign: seed 1207, 4 of 2,000)."""
+    from dataclasses import replace
+
+    from passcheck.core.engine.evaluate import Evaluator
+    from passcheck.core.engine.plan import plan
+    from passcheck.core.engine.results import RunConfig
+    from passcheck.core.known import recognise_example
+
+    p = plan(RunConfig(subject="DataflowUseInplaceCalls", properties=("semantics_preserved",), timeout=300))
+    batch = [replace(ARANGE, input_seed=k) for k in range(3)]
+    with Evaluator(p) as evaluate:
+        results = evaluate.batch(batch)
+    failed = [(e, r) for e, r in zip(batch, results, strict=True) if r.outcomes["semantics_preserved"].verdict.finding]
+    assert failed, "the in-place add into the shared constant no longer shows"
+    for example, res in failed:
+        bug = recognise_example(p.subject, "semantics_preserved", example, res.outcomes["semantics_preserved"].message,
+                                res.input_script, res.output_script)
+        assert bug is not None and bug.name == "test_dataflow_inplace_reshape_view"

@@ -1,7 +1,7 @@
 """Kept repros of pass bugs (ConvertLayout's first, then others), continued from passes_2.py (the
 400-line limit)."""
 
-from passcheck.core.known import keep_repro
+from passcheck.core.known import keep_repro, keep_script
 from passcheck.relax.program.spec import ProgramSpec
 from passcheck.relax.spec import GraphSpec, Node, TensorDecl
 
@@ -170,3 +170,35 @@ keep_repro('test_layout_transform_drops_vdevice', 'RealizeVDevice', 'semantics_p
                               'float32')),
                   outputs=(1, 2)),
         options=(('vdevice', (0,)),)))
+
+# a same-shape collapse_sum_like of the parameter (a view once lowered), added in place
+keep_repro('test_dataflow_inplace_reshape_view', 'DataflowUseInplaceCalls', 'semantics_preserved',
+    GraphSpec(
+        inputs=(TensorDecl('p0', (2,), 'float32', False), TensorDecl('p1', (2,), 'float32', False)),
+        nodes=(Node('collapse_sum_like', (0, 1), (), (2,), 'float32'), Node('add', (2, 1), (), (2,), 'float32')),
+        outputs=(3,),
+    ))
+# a constant arange (folded by LegalizeOps), added in place: every run changes the constant. passcheck
+# meets it where a batch's examples share the constant, so the kept repro is the TVM program alone
+keep_script('test_dataflow_inplace_reshape_view', """
+import sys
+
+import numpy as np
+import tvm
+from tvm import relax
+from tvm.relax import op as R
+
+bb = relax.BlockBuilder()
+y = relax.Var("y", relax.TensorType((2,), "float32"))
+with bb.function("main", [y]):
+    with bb.dataflow():
+        out = bb.emit_output(R.add(bb.emit(R.arange(0.0, -2.0, -1.0, dtype="float32")), y))
+    bb.emit_func_output(out)
+inplace = relax.transform.DataflowUseInplaceCalls()(bb.get())
+vm = relax.VirtualMachine(tvm.compile(inplace, target="llvm"), tvm.cpu())
+runs = [vm["main"](tvm.runtime.tensor(np.array([10.0, 20.0], "float32"))).numpy().tolist() for _ in range(2)]
+if runs[0] != runs[1]:
+    print(f"two runs of main on the same input: {runs[0]} then {runs[1]} (the in-place add wrote into the arange)")
+    sys.exit(1)
+print("two runs agree: fixed")
+""")
