@@ -290,3 +290,14 @@ keep_repro('test_lower_runtime_builtin_closure_tuple', 'DeadCodeElimination', 's
                   nodes=(Node('abs', (0,), (), ('n', 1), 'float32'), Node('less', (2, 1), (), ('n', 1), 'bool')),
                   outputs=(3,), sym_sizes=(('n', 1),)),
         regions=(Region(0, 1, 'closure', 'helper', options=(('capture', True),)),)))
+
+# a longer cycle, not detected: the fused module reads the relu before the composite defines it
+keep_repro('test_fuse_ops_by_pattern_cyclic_match', 'MergeCompositeFunctions', 'pass_does_not_raise',
+    ProgramSpec(GraphSpec(
+        inputs=(TensorDecl('p0', (2,), 'float32', False),),
+        nodes=(Node('abs', (0,), (), (2,), 'float32'), Node('relu', (0,), (), (2,), 'float32'),
+               Node('multiply', (2, 0), (), (2,), 'float32'), Node('subtract', (1, 3), (), (2,), 'float32'),
+               Node('negative', (2,), (), (2,), 'float32'), Node('add', (2, 4), (), (2,), 'float32')),
+        outputs=(5, 6),
+        extra=(('patterns', (('compB', ('relu', 'add')),)),),
+    )))
