@@ -52,3 +52,18 @@ def test_passcheck_reports_it() -> None:
 
 def test_group_norm_one_pass_variance() -> None:
     assert_recognised("SimplifyInference", "semantics_preserved", GRAPH, "test_group_norm_one_pass_variance")
+
+
+def test_the_lifted_module_meets_it() -> None:
+    """lifted_params_agree compares the lifted module with the float64 reference too (LiftTransformParams
+    and LazyTransformParams, seed 1207: 3 of 2,000, an instance_norm of a weight). That run's words
+    are checked against the registry."""
+    from passcheck.core.known import recognise
+    from passcheck.core.subject import resolve
+    from passcheck.relax.build import build_module
+
+    message = ("main(inputs, main_transform_params(weights)) differs from main(inputs, weights): output 0[0, 2]: "
+               "got 2.433133363723755, reference 2.4288897344342715 (|diff| 0.00424 > allowed 0.0017); 22 of 64 "
+               "elements differ")
+    bug = recognise(resolve("LiftTransformParams"), "lifted_params_agree", message, build_module(GRAPH).script())
+    assert bug is not None and bug.name == "test_group_norm_one_pass_variance"
