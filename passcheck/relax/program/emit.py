@@ -98,11 +98,11 @@ class Emitter:
         if j in opts.get("nested", ()) and not output:  # left unbound: its consumer nests it (not normalized)
             from tvm.relax.expr import _update_type
 
-            _update_type(expr, self.type_of(vid, {}))
+            _update_type(expr, self.type_of(vid, self.syms))
             env[vid] = expr
             return
         if any(node_id(self.graph, k) in node.args for k in opts.get("nested", ())):
-            env[vid] = self.unnormalized(expr, self.type_of(vid, {}), output)
+            env[vid] = self.unnormalized(expr, self.type_of(vid, self.syms), output)
             return
         env[vid] = emit(expr)
         if j in opts.get("vdevice", ()):  # (only RealizeVDevice lowers the annotation)
@@ -115,6 +115,7 @@ class Emitter:
         return tvm.cpu(0)
 
     vdevices = False
+    syms: dict[str, Any] = {}  # noqa: RUF012 - the symbolic variables of the function being emitted
 
     def unnormalized(self, call: Any, ty: Any, output: bool) -> Any:
         """``call`` bound as it is, a call among its arguments (the builder would bind that one first)."""
@@ -213,11 +214,14 @@ class Emitter:
         """A Relax function over ``params`` whose body ``fill`` emits (it returns the results)."""
         from tvm import relax
 
+        # (a call left nested is typed by hand: with this function's symbolic variables, not fresh ones)
+        outer, self.syms = self.syms, _shape_vars(params)
         self.bb.begin_scope(params)
         try:
             body, _ = self.seq(fill)
         finally:
             self.bb.end_scope()
+            self.syms = outer
         attrs = dict(attrs or {})
         if not private and name:
             attrs.setdefault("global_symbol", name)
@@ -226,6 +230,21 @@ class Emitter:
             func = func.with_attr(key, value)
         # (normalizing would bind the calls a program nests on purpose, for Normalize)
         return func if self.prog.option.get("nested") else self.bb.normalize(func)
+
+
+def _shape_vars(params: list[Any]) -> dict[str, Any]:
+    """The symbolic variables the parameters' types define, by name."""
+    from tvm import relax, tirx
+
+    out: dict[str, Any] = {}
+    for p in params:
+        ty = p.ty
+        for t in ty.fields if isinstance(ty, relax.TupleType) else [ty]:
+            shape = getattr(t, "shape", None) if isinstance(t, relax.TensorType) else None
+            for v in getattr(shape, "values", None) or ():
+                if isinstance(v, tirx.Var):
+                    out.setdefault(v.name, v)
+    return out
 
 
 def build_program(prog: ProgramSpec, helper_inputs: dict[str, tuple[int, tuple[int, ...]]] | None = None) -> Any:
