@@ -212,3 +212,16 @@ def test_registered_through_a_helper_returning_it() -> None:
     message = assert_recognised("DeadCodeElimination", "semantics_preserved", FROM_A_HELPER,
                                 "test_legalize_median_keepdims_all_axes")
     assert message.endswith("expected 2"), message
+
+
+def test_a_helper_handed_what_a_median_of_it_reduces_to() -> None:
+    """median(axis=[0]) of its (1,) result is () where Relax types (1,), and a helper typed (1,)
+    refuses it (DeadCodeElimination, seed 1207: 1 of 2,000). That run's words against the registry."""
+    from passcheck.core.known import recognise
+    from passcheck.core.subject import resolve
+
+    message = ('checking raised ValueError (execution.py:190): Argument 0 type mismatch: expected R.Tensor((1,), '
+               'dtype="float32"), given R.Tensor((), dtype="float32")')
+    ir = 'lv2: R.Tensor((1, 1), dtype="float32") = R.median(lv1, axis=None, keepdims=True)'
+    bug = recognise(resolve("DeadCodeElimination"), "semantics_preserved", message, ir)
+    assert bug is not None and bug.name == "test_legalize_median_keepdims_all_axes"

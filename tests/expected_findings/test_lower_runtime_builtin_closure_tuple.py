@@ -113,3 +113,16 @@ def test_passcheck_recognises_it() -> None:
     bug = recognise(resolve("LambdaLift"), "semantics_preserved", "checking raised TypeError (execution.py:190): Reshape "
                     "requires the input data to be Tensor. However, the given one is relax.AnyType")
     assert bug is not None and bug.name == "test_lower_runtime_builtin_closure_tuple"
+
+
+def test_a_tuple_holding_the_closures_result() -> None:
+    """The R.Any inside a tuple handed to a function (DeadCodeElimination, seed 1207: 1 of 2,000).
+    That run's words against the registry."""
+    from passcheck.core.known import recognise
+    from passcheck.core.subject import resolve
+
+    message = ('checking raised ValueError (execution.py:190): Argument 0 type mismatch: expected T.Tuple(R.Tensor(('
+               'T.int64(4), k), dtype="float32"), R.Tensor((), dtype="float32")), given T.Tuple(R.Any, R.Tensor((), '
+               'dtype="float32"))')
+    bug = recognise(resolve("DeadCodeElimination"), "semantics_preserved", message)
+    assert bug is not None and bug.name == "test_lower_runtime_builtin_closure_tuple"

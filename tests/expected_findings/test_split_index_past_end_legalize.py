@@ -337,3 +337,16 @@ def test_a_helper_handed_parts_of_any_rank() -> None:
     ir = 'gv1: R.Tuple(...) = R.split(lv2, indices_or_sections=[4, 7], axis=-2)'
     bug = recognise(resolve("LambdaLift"), "semantics_preserved", message, ir)
     assert bug is not None and bug.name == "test_split_index_past_end_partly_legalized"
+
+
+def test_a_helper_handed_a_part_in_tvm_compile() -> None:
+    """Where tvm.compile's own LegalizeOps meets the call (ExpandTupleArguments, seed 1207: part 1 of [4, 7]
+    on 6 rows, typed (2, 6), is TOPI's (3, 6)). That run's words against the registry."""
+    from passcheck.core.known import recognise
+    from passcheck.core.subject import resolve
+
+    message = ('checking raised ValueError (execution.py:190): Argument 1 type mismatch: expected R.Tensor((2, 6), '
+               'dtype="float32"), given R.Tensor((3, 6), dtype="float32")')
+    bug = recognise(resolve("ExpandTupleArguments"), "semantics_preserved", message,
+                    "6 ops: relu, median, ...; a split index past the end of its axis")
+    assert bug is not None and bug.name == "test_split_index_past_end_legalize"

@@ -28,7 +28,7 @@ register_known_bug(KnownBug(
          "normalizes (a TupleGetItem of a closure returning several values, an op taking the tensor one returns), "
          "so tvm.compile raises on a lifted closure whose result is read",
     message=r"The type of Tuple must be TupleType, but expression \w+ has type R\.Any"
-            r"|Argument \d+ type mismatch: expected R\.Tensor\(.*\), given R\.Any"
+            r"|Argument \d+ type mismatch: expected (?:T\.Tuple\()?R\.Tensor\(.*\), given (?:T\.Tuple\()?R\.Any"
             r"|requires argument \d+ \(\w+\) to be a tensor\.\s+However, the argument \w+ is instead of type R\.Any"
             r"|Arguments to binary operators must be either R\.Tensor or R\.Prim types, .* which has Type R\.Any"
             r"|requires the input data to be Tensor\. However, the given one is relax\.AnyType",
