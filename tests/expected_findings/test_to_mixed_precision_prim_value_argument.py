@@ -55,3 +55,27 @@ def test_passcheck_reports_it() -> None:
 
 def test_to_mixed_precision_prim_value_argument() -> None:
     assert_recognised("ToMixedPrecision", "pass_does_not_raise", GRAPH, "test_to_mixed_precision_prim_value_argument")
+
+
+def test_float_bounds_and_shapes_too() -> None:
+    """clip(x, 2.25, 2.25) after a float16 value, collapse_sum_to(x, R.shape([1])) after a matmul (seed
+    1207: 1 and 7 of 2,000): the same cast of every argument. Those runs' words against the registry."""
+    import tvm
+    from tvm import relax
+    from tvm.relax import op as R
+
+    from passcheck.core.known import recognise
+    from passcheck.core.subject import resolve
+
+    bb = relax.BlockBuilder()
+    x = relax.Var("x", relax.TensorType((8, 8), "float32"))
+    with bb.function("main", [x]):
+        with bb.dataflow():
+            out = bb.emit_output(R.collapse_sum_to(bb.emit(R.matmul(x, x)), relax.ShapeExpr([1])))
+        bb.emit_func_output(out)
+    with pytest.raises(tvm.error.InternalError, match=r"Expected TensorType, but got R\.Shape\(\[1\]\)"):
+        relax.transform.ToMixedPrecision()(bb.get())
+    for got in ("T.float64", "R.Shape([1])"):
+        message = f"the pass raised tvm.error.InternalError: Check failed: (tensor) is false: Expected TensorType, but got {got}"
+        bug = recognise(resolve("ToMixedPrecision"), "pass_does_not_raise", message)
+        assert bug is not None and bug.name == "test_to_mixed_precision_prim_value_argument", got
