@@ -225,3 +225,16 @@ def test_a_helper_handed_what_a_median_of_it_reduces_to() -> None:
     ir = 'lv2: R.Tensor((1, 1), dtype="float32") = R.median(lv1, axis=None, keepdims=True)'
     bug = recognise(resolve("DeadCodeElimination"), "semantics_preserved", message, ir)
     assert bug is not None and bug.name == "test_legalize_median_keepdims_all_axes"
+
+
+def test_a_norm_over_an_axis_it_no_longer_has() -> None:
+    """rms_norm(axes=[1]) of its (1,) result, typed (1, 1) (SpecializePrimFuncBasedOnCallSite, seed 1207:
+    LegalizeOps run before the pass raises). That run's words against the registry."""
+    from passcheck.core.known import recognise
+    from passcheck.core.subject import resolve
+
+    message = ("LegalizeOps (run before SpecializePrimFuncBasedOnCallSite) raised ValueError: In relax.nn.rms_norm, the "
+               "input axis 1 is out of range. The input tensor has 1 dimensions, so axis should be in range [-1, 1).")
+    ir = 'lv: R.Tensor((1, 1), dtype="float32") = R.median(p0, axis=None, keepdims=True)'
+    bug = recognise(resolve("SpecializePrimFuncBasedOnCallSite"), "pass_does_not_raise", message, ir)
+    assert bug is not None and bug.name == "test_legalize_median_keepdims_all_axes"

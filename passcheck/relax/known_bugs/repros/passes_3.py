@@ -202,3 +202,16 @@ if runs[0] != runs[1]:
     sys.exit(1)
 print("two runs agree: fixed")
 """)
+
+# a matmul of a match_cast value and a take: rewritten to read the value before the cast
+keep_repro('test_reorder_take_after_matmul_match_cast', 'ReorderTakeAfterMatmul', 'well_formed',
+    GraphSpec(
+        inputs=(TensorDecl('p0', (8, 3), 'float16', False, lo=-0.01, hi=0.01, style='wide', seed=238),
+                TensorDecl('c1', (2,), 'int64', True, lo=-9.0, hi=9.0, style='narrow', seed=49612),
+                TensorDecl('c2', (2,), 'int64', True, lo=-9.0, hi=9.0, style='uniform', seed=219),
+                TensorDecl('c3', (2,), 'int64', True, lo=-2.0, hi=-1.0, style='wide', seed=7664),
+                TensorDecl('c4', (1, 8), 'float16', True), TensorDecl('p5', (2,), 'int64', False, lo=0.0, hi=7.0)),
+        nodes=(Node('dynamic_strided_slice', (0, 1, 2, 3), (), (4, 1), 'float16'),
+               Node('take', (4, 5), (('axis', 1), ('mode', 'fast')), (1, 2), 'float16'),
+               Node('matmul', (6, 7), (), (4, 2), 'float16')),
+        outputs=(8,), input_seed=120))
