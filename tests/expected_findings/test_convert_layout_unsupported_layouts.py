@@ -6,6 +6,8 @@
    The same mechanism when a grouped conv2d reads the converted one's padded channels: the pass
    raises from conv2d's type check, ``The channel size of the data should equal to the product
    of input channel size of the weight and the number of groups`` (4 padded channels, 3 groups).
+   And when a concat joins the padded channels and unconverted ones: ``Concat expects the input
+   tensors to have the same shape on every dimension`` (seed 1207: 7 of 2,000).
 2. A ``resize2d`` after a conv2d converted to CHNW is given ``layout="CHNW"`` too, which TOPI's
    resize refuses when the module is built: ``CHNW layout is not supported`` (ConvertLayout
    should keep resize2d in a layout it supports and transform around it).
@@ -126,3 +128,23 @@ def test_conv1d_transpose_given_the_converted_layout() -> None:
     with pytest.raises(tvm.error.InternalError, match=r'R\.nn\.conv1d_transpose\([^\n]*data_layout="NWC"'):
         tvm.compile(after, target="llvm")
     assert_recognised("AlterOpLayout", "semantics_preserved", TRANSPOSE_1D, "test_convert_layout_conv2d_transpose_layout")
+
+
+CONCAT = GraphSpec(
+    inputs=(TensorDecl("p0", (2, 8, 8, 5), "float32", False), TensorDecl("p1", (4, 8, 1, 1), "float32", False),
+            TensorDecl("p2", (2, 4, 2, 1), "float32", False),
+            TensorDecl("p3", (2, 2, 5, 4), "float32", False, lo=1.0, hi=10.0)),
+    nodes=(Node("conv2d", (0, 1), (("dilation", (1, 1)), ("groups", 1), ("padding", (1, 1, 1, 1)), ("strides", (1, 1))),
+                (2, 4, 10, 7), "float32"),
+           Node("conv2d", (4, 2), (("dilation", (1, 1)), ("groups", 1), ("padding", (0, 0, 0, 0)), ("strides", (2, 2))),
+                (2, 2, 5, 4), "float32"),
+           Node("acosh", (3,), (), (2, 2, 5, 4), "float32"),
+           Node("concat", (6, 5), (("axis", 2),), (2, 2, 10, 4), "float32")),
+    outputs=(7,),
+    extra=(("desired_layouts", (("relax.nn.conv2d", ("NHWC4c", "HOWI")),)),),
+)
+
+
+def test_a_concat_of_padded_and_unconverted_channels_raises() -> None:
+    message = assert_recognised("AlterOpLayout", "pass_does_not_raise", CONCAT, "test_convert_layout_packed_indivisible")
+    assert "Concat expects the input tensors to have the same shape" in message

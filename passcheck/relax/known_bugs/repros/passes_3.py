@@ -215,3 +215,19 @@ keep_repro('test_reorder_take_after_matmul_match_cast', 'ReorderTakeAfterMatmul'
                Node('take', (4, 5), (('axis', 1), ('mode', 'fast')), (1, 2), 'float16'),
                Node('matmul', (6, 7), (), (4, 2), 'float16')),
         outputs=(8,), input_seed=120))
+
+# a conv to NHWC4c of 2 output channels (padded to 4) concatenated with an unconverted tensor
+keep_repro('test_convert_layout_packed_indivisible', 'AlterOpLayout', 'pass_does_not_raise',
+    GraphSpec(
+        inputs=(TensorDecl('p0', (2, 8, 8, 5), 'float32', False), TensorDecl('p1', (4, 8, 1, 1), 'float32', False),
+                TensorDecl('p2', (2, 4, 2, 1), 'float32', False),
+                TensorDecl('p3', (2, 2, 5, 4), 'float32', False, lo=1.0, hi=10.0)),
+        nodes=(Node('conv2d', (0, 1), (('dilation', (1, 1)), ('groups', 1), ('padding', (1, 1, 1, 1)), ('strides', (1, 1))),
+                    (2, 4, 10, 7), 'float32'),
+               Node('conv2d', (4, 2), (('dilation', (1, 1)), ('groups', 1), ('padding', (0, 0, 0, 0)), ('strides', (2, 2))),
+                    (2, 2, 5, 4), 'float32'),
+               Node('acosh', (3,), (), (2, 2, 5, 4), 'float32'),
+               Node('concat', (6, 5), (('axis', 2),), (2, 2, 10, 4), 'float32')),
+        outputs=(7,),
+        extra=(('desired_layouts', (('relax.nn.conv2d', ('NHWC4c', 'HOWI')),)),),
+    ))
