@@ -167,3 +167,19 @@ def test_arange_in_a_batch_sharing_its_constant() -> None:
         bug = recognise_example(p.subject, "semantics_preserved", example, res.outcomes["semantics_preserved"].message,
                                 res.input_script, res.output_script)
         assert bug is not None and bug.name == "test_dataflow_inplace_reshape_view"
+
+
+def test_a_folded_float16_arange_no_longer_matches_the_inplace_type() -> None:
+    """arange(1, -8, -1) in float16 is typed by its float-arithmetic length; folded by LegalizeOps to a
+    (9,) constant, the in-place call typed by that expression refuses it (seed 1207: 1 of 2,000).
+    That run's words against the registry."""
+    from passcheck.core.known import recognise
+    from passcheck.core.subject import resolve
+
+    message = ("checking raised ValueError (execution.py:190): The input used for an in-place mutation must be a tensor "
+               "with identical shape and dtype as the output.  However, output 0 with type R.Tensor((T.Cast(...),), "
+               'dtype="float16") is specified as an in-place mutation of input 0 with type R.Tensor((9,), dtype="float16")')
+    ir = ("lv1 = R.arange(T.float16(1.0), T.float16(-8.0), T.float16(-1.0), dtype=\"float16\")\n"
+          "lv2 = R.call_tir_inplace(cls.divide_inplace, (lv1, p2), out_ty=R.Tensor(...), inplace_indices=[0])")
+    bug = recognise(resolve("DataflowUseInplaceCalls"), "semantics_preserved", message, ir)
+    assert bug is not None and bug.name == "test_dataflow_inplace_reshape_view"

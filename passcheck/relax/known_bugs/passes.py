@@ -359,10 +359,11 @@ register_known_bug(KnownBug(
     note="DataflowUseInplaceCalls writes in place into a value a same-shape broadcast_to/reshape/collapse_sum "
          "still reads (tvm.compile's RewriteDataflowReshape makes it a view of the storage the in-place call "
          "overwrites), that a grad.no_grad/start_checkpoint/end_checkpoint aliases (legalized to its argument "
-         "itself), or that a constant arange is (LegalizeOps folds it: each run changes the constant)",
+         "itself), or that a constant arange is (LegalizeOps folds it: each run changes the constant; a float16 "
+         "one's length, folded to a number, no longer matches the in-place call's type)",
     subjects=("DataflowUseInplaceCalls",),
     properties=("semantics_preserved",),
-    message=r"wrong numbers|wrote into its argument",
+    message=r"wrong numbers|wrote into its argument|in-place mutation must be a tensor with identical shape and dtype",
     ir=r"(?s)\A(?=.*call_tir_inplace)(?=.*R\.(?:broadcast_to|reshape|expand_dims|squeeze|flatten|collapse_sum_\w+"
        r"|arange|grad\.no_grad|grad\.start_checkpoint|grad\.end_checkpoint)\()",
 ))
