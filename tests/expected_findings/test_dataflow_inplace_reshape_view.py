@@ -183,3 +183,19 @@ def test_a_folded_float16_arange_no_longer_matches_the_inplace_type() -> None:
           "lv2 = R.call_tir_inplace(cls.divide_inplace, (lv1, p2), out_ty=R.Tensor(...), inplace_indices=[0])")
     bug = recognise(resolve("DataflowUseInplaceCalls"), "semantics_preserved", message, ir)
     assert bug is not None and bug.name == "test_dataflow_inplace_reshape_view"
+
+
+# a whole-range strided_slice of the parameter, added in place (seed 1207: 2 of 2,000)
+SLICED = GraphSpec(
+    inputs=(TensorDecl("p0", (1,), "float32", False), TensorDecl("p1", (1,), "float32", False)),
+    nodes=(Node("strided_slice", (0,), (("axes", (0,)), ("begin", (0,)), ("end", (1,)), ("strides", (1,))), (1,),
+                "float32"),
+           Node("add", (2, 1), (), (1,), "float32")),
+    outputs=(3,),
+)
+
+
+def test_a_whole_range_slice_is_a_view_too() -> None:
+    message = assert_recognised("DataflowUseInplaceCalls", "semantics_preserved", SLICED,
+                                "test_dataflow_inplace_reshape_view")
+    assert "wrote into its argument 0" in message

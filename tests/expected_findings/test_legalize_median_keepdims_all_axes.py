@@ -238,3 +238,16 @@ def test_a_norm_over_an_axis_it_no_longer_has() -> None:
     ir = 'lv: R.Tensor((1, 1), dtype="float32") = R.median(p0, axis=None, keepdims=True)'
     bug = recognise(resolve("SpecializePrimFuncBasedOnCallSite"), "pass_does_not_raise", message, ir)
     assert bug is not None and bug.name == "test_legalize_median_keepdims_all_axes"
+
+
+def test_index_tensor_of_it() -> None:
+    """index_tensor with two index tensors on its (1,) result, typed (1, 1) (RealizeVDevice, seed 1207:
+    5 of 2,000). That run's words against the registry."""
+    from passcheck.core.known import recognise
+    from passcheck.core.subject import resolve
+
+    message = ("checking raised ValueError (execution.py:190): index_tensor received 2 index tensors, but data has "
+               "only 1 dimensions")
+    ir = 'lv: R.Tensor((1, 1), dtype="float32") = R.median(p0, axis=None, keepdims=True)'
+    bug = recognise(resolve("RealizeVDevice"), "semantics_preserved", message, ir)
+    assert bug is not None and bug.name == "test_legalize_median_keepdims_all_axes"

@@ -227,7 +227,7 @@ register_known_bug(KnownBug(
     message=r"ndim|rank|\d-dim tensor|at least \d+ dimensions, but got \d|In ir\.Op\(|shape \[1?\], the reference has shape \[1(?:, 1)+\]|"
             r"R\.Tensor\(\(1(?:, 1)+\)[^\n]*\) became R\.Tensor\(\(1(?:, 1)*,?\)"  # (expand_dims of it: rank 1 + k)
             r"|number of dimensions in input must match the number of source dimensions in index map"
-            r"|number of indices in begin to equal the number of axes|input axis \d+ is out of range"
+            r"|number of indices in begin to equal the number of axes|input axis \d+ is out of range|data has only \d+ dim"
             r"|expected R\.Tensor\(\(1(?:, 1)*,?\), [^\n]*given R\.Tensor\(\((?:1,)?\)"  # (a consumer's call_tir)
             r"|raised ValueError \([^)\n]*\): +expected \d+$",  # (a helper's kernel: "Mismatched lv.ndim ..., expected 2")
     ir=r"R\.median\([^\n]*axis=None, keepdims=True",

@@ -231,3 +231,12 @@ keep_repro('test_convert_layout_packed_indivisible', 'AlterOpLayout', 'pass_does
         outputs=(7,),
         extra=(('desired_layouts', (('relax.nn.conv2d', ('NHWC4c', 'HOWI')),)),),
     ))
+# a whole-range strided_slice of the parameter (a view once lowered), added in place
+keep_repro('test_dataflow_inplace_reshape_view', 'DataflowUseInplaceCalls', 'semantics_preserved',
+    GraphSpec(
+        inputs=(TensorDecl('p0', (1,), 'float32', False), TensorDecl('p1', (1,), 'float32', False)),
+        nodes=(Node('strided_slice', (0,), (('axes', (0,)), ('begin', (0,)), ('end', (1,)), ('strides', (1,))), (1,),
+                    'float32'),
+               Node('add', (2, 1), (), (1,), 'float32')),
+        outputs=(3,),
+    ))
