@@ -62,3 +62,12 @@ register_known_bug(KnownBug(
             r"|not well-formed",
     ir=r"R\.match_cast\(",
 ))
+register_known_bug(KnownBug(
+    name="test_fold_constant_inplace_argument",
+    repro="tests/expected_findings/test_fold_constant_inplace_argument.py",
+    note="FoldConstant folds the argument a call_tir_inplace writes into (sqrt(zeros_like(x))) to a constant: "
+         "every run overwrites the constant, so the second run of main gives another result (and the VM shares "
+         "equal constants, so another function returning that constant changes too)",
+    message=r"wrong numbers|wrote into its argument",
+    ir=r"R\.call_tir_inplace\([\w.]+, \(metadata\[",
+))

@@ -240,3 +240,44 @@ keep_repro('test_dataflow_inplace_reshape_view', 'DataflowUseInplaceCalls', 'sem
                Node('add', (2, 1), (), (1,), 'float32')),
         outputs=(3,),
     ))
+
+# FoldConstant folds the argument of a call_tir_inplace: the kernel overwrites the constant run after run
+keep_script('test_fold_constant_inplace_argument', """
+import sys
+
+import numpy as np
+import tvm
+from tvm import relax
+from tvm.script import ir as I
+from tvm.script import relax as R
+from tvm.script import tirx as T
+
+
+@I.ir_module
+class Module:
+    @T.prim_func(private=True)
+    def subtract_inplace(a: T.Buffer((T.int64(2), T.int64(2)), "float32"), b: T.Buffer((), "float32")):
+        for i, j in T.grid(T.int64(2), T.int64(2)):
+            with T.sblock("sub"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                a[vi, vj] = a[vi, vj] - b[()]
+
+    @R.function
+    def main(x: R.Tensor((2, 2), dtype="float32"), y: R.Tensor((), dtype="float32")) -> R.Tensor((2, 2), dtype="float32"):
+        cls = Module
+        with R.dataflow():
+            lv: R.Tensor((2, 2), dtype="float32") = R.sqrt(R.zeros_like(x))
+            gv: R.Tensor((2, 2), dtype="float32") = R.call_tir_inplace(cls.subtract_inplace, (lv, y),
+                out_ty=R.Tensor((2, 2), dtype="float32"), inplace_indices=[0])
+            R.output(gv)
+        return gv
+
+
+vm = relax.VirtualMachine(tvm.compile(relax.transform.FoldConstant()(Module), target="llvm"), tvm.cpu())
+args = [np.ones((2, 2), "float32"), np.array(1.0, "float32")]
+runs = [vm["main"](*[tvm.runtime.tensor(a) for a in args]).numpy().ravel().tolist() for _ in range(2)]
+if runs[0] != runs[1]:
+    print(f"two runs on the same inputs: {runs[0]} then {runs[1]} (the in-place call wrote into a folded constant)")
+    sys.exit(1)
+print("two runs agree: fixed")
+""")
