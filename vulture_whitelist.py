@@ -12,6 +12,7 @@ fold_constant_hangs_on_multiply
 to_mixed_precision_scale_off  # tests/test_to_mixed_precision_bounds.py, by spec
 fold_constant_hangs_one_in_ten  # tests/test_hangs.py and benchmarks/hangs.py, by spec
 fold_constant_hangs_marked  # tests/test_hangs.py, by spec
+fold_constant_poisoned_by_tanh  # tests/test_parallel.py, by spec
 identity_pass  # passcheck/core/engine/stock.py: the stock counterpart of a user's pass, by spec (IDENTITY)
 
 # TVM calls the link callback with these keywords, and reads its output_format attribute

@@ -375,31 +375,3 @@ keep_repro('test_split_index_past_end_legalize', 'SimplifyInference', 'semantics
                  for k in (4, 5, 6))),
         outputs=(7,),
     ))
-
-# a second index past the end, part 1 read: LegalizeOps cannot broadcast; FoldConstant folds it to TOPI's extent
-keep_repro('test_split_index_past_end_legalize', 'AttachAttrLayoutFreeBuffers', 'pass_does_not_raise',
-    GraphSpec(
-        inputs=(TensorDecl('p0', (8, 1, 1), 'float32', False), TensorDecl('p1', (7, 1, 1), 'float32', False)),
-        nodes=(Node('split', (0,), (('axis', 0), ('sections', (1, 9))), (), 'float32',
-                    parts=((1, 1, 1), (7, 1, 1), (0, 1, 1))),
-               Node('tuple_get_item', (2,), (('index', 1),), (7, 1, 1), 'float32'),
-               Node('einsum', (3, 1), (('equation', 'bij,bjk->bik'),), (7, 1, 1), 'float32')),
-        outputs=(4,),
-    ))
-keep_repro('test_split_index_past_end_legalize', 'AttachAttrLayoutFreeBuffers', 'semantics_preserved',
-    GraphSpec(
-        inputs=(TensorDecl('p0', (8, 1), 'float32', False),),
-        nodes=(Node('split', (0,), (('axis', 0), ('sections', (1, 9))), (), 'float32', parts=((1, 1), (7, 1), (0, 1))),
-               Node('tuple_get_item', (1,), (('index', 1),), (7, 1), 'float32'),
-               Node('zeros_like', (2,), (('fill', 0.0),), (7, 1), 'float32')),
-        outputs=(3,),
-    ))
-# part 1 of [1, 6] on 2 rows: tvm.compile cannot make the last part's (-4, 2) extent unsigned
-keep_repro('test_split_index_past_end_legalize', 'AttachAttrLayoutFreeBuffers', 'semantics_preserved',
-    GraphSpec(
-        inputs=(TensorDecl('p0', (2, 2), 'float32', False),),
-        nodes=(Node('split', (0,), (('axis', 0), ('sections', (1, 6))), (), 'float32', parts=((1, 2), (1, 2), (0, 2))),
-               Node('tuple_get_item', (1,), (('index', 1),), (1, 2), 'float32'),
-               Node('abs', (2,), (), (1, 2), 'float32')),
-        outputs=(3,),
-    ))
