@@ -77,11 +77,11 @@ def split_past_end(spec: GraphSpec) -> str:
     """Where a split's index lies past the end of its axis (Relax clamps it as NumPy does, LegalizeOps
     does not): what a kept bug is recognised by where no pass legalized the split and no IR shows it."""
     for n in spec.nodes:
-        at, extent = n.attr.get("sections"), None
-        if n.op == "split" and isinstance(at, tuple) and at:
+        at = n.attr.get("sections") if n.op == "split" else None
+        if isinstance(at, tuple) and at:
             extent = spec.value_shape(n.args[0])[int(n.attr["axis"])]
-        if isinstance(extent, int) and max(at) > extent:
-            return "; a split index past the end of its axis"
+            if isinstance(extent, int) and max(at) > extent:
+                return "; a split index past the end of its axis"
     return ""
 
 

@@ -90,15 +90,7 @@ def _alone(evaluate: Any, record: Record, kinds: dict[Slot, Kind], best: dict[Sl
     finding keeps the example it was first seen on, whose repro fails when run alone."""
     if not hasattr(evaluate, "alone"):
         return best
-    out = dict(best)
-    for example in {id(f[0]): f[0] for s, f in best.items() if kinds[s][0] != Verdict.HANG}.values():
-        res = evaluate.alone(example)
-        for s in [s for s, f in best.items() if f[0] is example]:
-            if _same_failure(record, example, res, s, kinds[s]):
-                out[s] = (example, res.outcomes[s.prop], res)
-            else:
-                del out[s]
-    return out
+    return _checked_again(record, kinds, best, lambda verdict: verdict != Verdict.HANG, evaluate.alone)
 
 
 def _confirmed(evaluate: Any, record: Record, kinds: dict[Slot, Kind], best: dict[Slot, Failure]) -> dict[Slot, Failure]:
@@ -106,11 +98,18 @@ def _confirmed(evaluate: Any, record: Record, kinds: dict[Slot, Kind], best: dic
     ``CONFIRM`` times the limit, as explore confirms a hang): the candidates were
     tried once each under the limit alone, and a slow example on a loaded machine is no hang.
     Such a finding keeps the example it was first seen on."""
+    check = evaluate.confirm if hasattr(evaluate, "confirm") else evaluate
+    return _checked_again(record, kinds, best, lambda verdict: verdict == Verdict.HANG, check)
+
+
+def _checked_again(record: Record, kinds: dict[Slot, Kind], best: dict[Slot, Failure], which: Callable[[Verdict], bool],
+                   check: Callable[[Any], ExampleResult]) -> dict[Slot, Failure]:
+    """``best`` with each example whose kind ``which`` takes checked once more by ``check``: a slot
+    it still fails the same way keeps that result, the others are dropped."""
     out = dict(best)
-    for example in {id(f[0]): f[0] for s, f in best.items() if kinds[s][0] == Verdict.HANG}.values():
-        slots = [s for s, f in best.items() if f[0] is example]
-        res = evaluate.confirm(example) if hasattr(evaluate, "confirm") else evaluate(example)
-        for s in slots:
+    for example in {id(f[0]): f[0] for s, f in best.items() if which(kinds[s][0])}.values():
+        res = check(example)
+        for s in [s for s, f in best.items() if f[0] is example]:
             if _same_failure(record, example, res, s, kinds[s]):
                 out[s] = (example, res.outcomes[s.prop], res)
             else:

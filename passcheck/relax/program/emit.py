@@ -32,6 +32,7 @@ class Emitter:
         self.names: set[str] = set()
         # a public helper's symbol -> (the node its region starts at, the graph values it is handed)
         self.helper_inputs: dict[str, tuple[int, tuple[int, ...]]] = {}
+        self.syms: dict[str, Any] = {}  # the symbolic variables of the function being emitted
 
     # -- values and types ------------------------------------------------------------------
     def const(self, vid: int) -> Any:
@@ -115,7 +116,6 @@ class Emitter:
         return tvm.cpu(0)
 
     vdevices = False
-    syms: dict[str, Any] = {}  # noqa: RUF012 - the symbolic variables of the function being emitted
 
     def unnormalized(self, call: Any, ty: Any, output: bool) -> Any:
         """``call`` bound as it is, a call among its arguments (the builder would bind that one first)."""
