@@ -214,3 +214,13 @@ register_known_bug(KnownBug(
     message=r"FuseOpsByPattern \(run before \w+\) raised .*A cyclic dependency detected between the groups"
             r"|Check failed: \(memo_\.count\(ffi::GetRef<Expr>\(vn\)\)\) is false",
 ))
+register_known_bug(KnownBug(
+    name="test_remove_unused_parameters_prim_param",
+    repro="tests/expected_findings/test_remove_unused_parameters_prim_param.py",
+    note="RemoveUnusedParameters (and FuseTIR, which runs it) raises on a function with an unused parameter "
+         "and a non-int64 PrimValue parameter its body reads: it passes the PrimValue on in an R.shape, which "
+         "holds int64 only",
+    properties=("pass_does_not_raise",),
+    message=r"the value in ShapeType can only have dtype of int64",
+    ir=r"\w+: T\.(?!int64\b)[a-z]+\d*[,)]",
+))

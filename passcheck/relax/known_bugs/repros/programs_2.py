@@ -301,3 +301,18 @@ keep_repro('test_fuse_ops_by_pattern_cyclic_match', 'MergeCompositeFunctions', '
         outputs=(5, 6),
         extra=(('patterns', (('compB', ('relu', 'add')),)),),
     )))
+
+# a helper with an unused parameter that branches on a R.Prim("bool") parameter
+_PRIM_PARAM = ProgramSpec(
+        graph=GraphSpec(
+            inputs=(TensorDecl(name='p0', shape=(1,), dtype='float32', const=False),),
+            nodes=(Node(op='abs', args=(0,), attrs=(), shape=(1,), dtype='float32'),),
+            outputs=(1,),
+        ),
+        regions=(Region(start=0, stop=1, form='function', name='helper', options=(('unused_param', True),),
+                        inner=(Region(start=0, stop=1, form='branch',
+                                      options=(('cond', 0), ('tails', ((1, 'negative'),)))),)),),
+        conds=(Cond(kind='prim'),),
+    )
+for _subject in ('RemoveUnusedParameters', 'AttachAttrLayoutFreeBuffers'):
+    keep_repro('test_remove_unused_parameters_prim_param', _subject, 'pass_does_not_raise', _PRIM_PARAM)
