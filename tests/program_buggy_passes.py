@@ -11,6 +11,8 @@
 * ``inplace_on_parameter``  the real LegalizeOps, then each elementwise ``call_tir`` whose first
   argument is a parameter of the function made a ``call_tir_inplace`` writing into it (what
   DataflowUseInplaceCalls must never do: the caller's tensor changes under it).
+* ``inplace_on_constant``  the same with a constant first argument: the kernel writes into the
+  executable's constant, so the first call of main is right and every later one reads the write.
 """
 
 from __future__ import annotations
@@ -134,36 +136,49 @@ def inline_drops_second_argument() -> Any:
     return run
 
 
-def inplace_on_parameter() -> Any:
-    def write_into_first(mod: Any, call: Any, params: set[Any]) -> Any:
+def _inplace_into(is_target: Any) -> Any:
+    """The real LegalizeOps, then each elementwise ``call_tir`` whose first argument
+    ``is_target(argument, function parameters)`` made a ``call_tir_inplace`` writing into it (each
+    such argument written once)."""
+    def write_into_first(mod: Any, call: Any, params: set[Any], written: set[Any]) -> Any:
         if not (isinstance(call, relax.Call) and getattr(call.op, "name", "") == "relax.call_tir"):
             return None
         args = call.args[1].fields
         kernel = mod[call.args[0]]
         first, out = kernel.params[0], kernel.params[-1]
-        if not (args and args[0] in params and len(kernel.params) == len(args) + 1
+        if not (args and is_target(args[0], params) and args[0] not in written
+                and len(kernel.params) == len(args) + 1
                 and int(kernel.attrs.get("op_pattern", 9)) <= 1  # elementwise or broadcast: reads before it writes
                 and tvm_ffi.structural_equal(first.ty, out.ty)):
             return None
         body = tvm_ffi.structural_map(kernel.body, [(tvm.ir.Var, lambda v: first if v.same_as(out) else v)])
         return tvm.tirx.PrimFunc(list(kernel.params[:-1]), body, attrs=kernel.attrs)
 
-    @tvm.transform.module_pass(opt_level=0, name="InplaceOnParameter")
+    @tvm.transform.module_pass(opt_level=0, name="InplaceInto")
     def run(mod: Any, ctx: Any) -> Any:
         mod = relax.transform.AnnotateTIROpPattern()(relax.transform.LegalizeOps()(mod))
         bb = relax.BlockBuilder(mod)
         for gv, func in _functions(mod):
-            params = set(func.params)
+            params: set[Any] = set(func.params)
+            written: set[Any] = set()  # (written once: a second call would read the first's write)
 
-            def rewrite(b: Any, params: set[Any] = params) -> list[Any]:
-                kernel = write_into_first(bb.get(), b.value, params)
+            def rewrite(b: Any, params: set[Any] = params, written: set[Any] = written) -> list[Any]:
+                kernel = write_into_first(bb.get(), b.value, params, written)
                 if kernel is None:
                     return [b]
-                params.discard(b.value.args[1].fields[0])  # (written once: a second call would read the first's write)
+                written.add(b.value.args[1].fields[0])
                 new = bb.add_func(kernel, b.value.args[0].name_hint + "_inplace")
                 call = bb.normalize(relax.op.call_tir_inplace(new, b.value.args[1], [0], b.value.ty))
                 return [relax.VarBinding(b.var, call)]
             bb.update_func(gv, relax.Function(func.params, _seq(func.body, rewrite), func.ret_ty, func.is_pure,
                                               func.attrs))
-        return bb.get()
+        return relax.transform.Normalize()(bb.get())  # (the rebuilt R.If nodes have no type yet)
     return run
+
+
+def inplace_on_parameter() -> Any:
+    return _inplace_into(lambda arg, params: arg in params)
+
+
+def inplace_on_constant() -> Any:
+    return _inplace_into(lambda arg, params: isinstance(arg, tvm.ir.expr.GenericConst))

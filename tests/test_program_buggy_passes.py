@@ -21,6 +21,7 @@ BUGGY = Path(__file__).resolve().with_name("program_buggy_passes.py")
     ("LiftTransformParams", "lift_twice", "lifted_params_agree", None),
     ("InlinePrivateFunctions", "inline_drops_second_argument", "semantics_preserved", "function"),
     ("LegalizeOps", "inplace_on_parameter", "semantics_preserved", "wrote into its argument"),
+    ("LegalizeOps", "inplace_on_constant", "semantics_preserved", "wrong numbers on the second call"),
 ])
 def test_planted_bug_is_caught(tmp_path: Path, subject: str, impl: str, prop: str, form: str | None) -> None:
     result = passcheck.check(subject, impl=f"{BUGGY}:{impl}", examples=200, properties=(prop,), jobs=2,

@@ -314,10 +314,21 @@ def call_main(vm: Any, name: str, params: list[np.ndarray], tensors: bool = Fals
         return outputs
 
 
-def call_all(vm: Any, name: str, calls: list[list[Any]], tensors: bool = False) -> list[np.ndarray]:
+class Outputs(list):  # type: ignore[type-arg]
+    """A list of outputs (``call_all``'s) with ``again``: the same calls' outputs a second time."""
+
+    again: list[np.ndarray] | None = None
+
+
+def call_all(vm: Any, name: str, calls: list[list[Any]], tensors: bool = False) -> Outputs:
     """The outputs of every call (a program with branches is called once per combination of its
-    conditions), one after the other."""
-    return [o for params in calls for o in call_main(vm, name, params, tensors)]
+    conditions), one after the other; then every call again, for ``again``: a compiled program
+    must give the same outputs each time it is called, and one that writes into its own state (an
+    in-place call on a folded constant) gives other outputs the second time, wrong by the first
+    call's values, while its first call is right (semantics_preserved checks both)."""
+    out = Outputs(o for params in calls for o in call_main(vm, name, params, tensors))
+    out.again = [o for params in calls for o in call_main(vm, name, params, tensors)]
+    return out
 
 
 def as_runtime(a: np.ndarray, tensor: bool = False) -> Any:

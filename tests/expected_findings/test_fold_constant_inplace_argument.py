@@ -7,7 +7,8 @@ main gives x - y, the second (x - y) - y. The VM executable also shares structur
 constants, so a function returning that constant (an unrelated ``zeros_like`` folded to the same
 zeros) returns what the in-place call wrote. That is how a campaign met it (AttachAttrLayoutFreeBuffers,
 seed 1207: an example in the same batch returned 0.9457 where its zeros_like is 0, an example that
-holds when checked alone); kept as a TVM program, which shows it on one function run twice.
+holds when checked alone); kept as a TVM program, which shows it on one function run twice, and as
+the example passcheck finds it on alone (semantics_preserved calls main twice).
 """
 
 from __future__ import annotations
@@ -56,5 +57,14 @@ def test_the_shipped_script_reproduces_it() -> None:
 
     from passcheck.core.known import load_repros
 
-    [script] = [r.script for r in load_repros()["test_fold_constant_inplace_argument"]]
+    [script] = [r.script for r in load_repros()["test_fold_constant_inplace_argument"] if r.script]
     assert subprocess.run([sys.executable, "-c", script], capture_output=True).returncode == 1
+
+
+def test_passcheck_finds_it_on_the_example_alone() -> None:
+    """The example alone (no batch neighbour sharing its constant): semantics_preserved calls main
+    twice, and the second call is wrong."""
+    from known_bug_check import assert_recognised
+
+    message = assert_recognised("FoldConstant", "semantics_preserved", PROGRAM, "test_fold_constant_inplace_argument")
+    assert message.startswith("wrong numbers on the second call"), message

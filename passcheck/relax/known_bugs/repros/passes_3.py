@@ -2,7 +2,7 @@
 400-line limit)."""
 
 from passcheck.core.known import keep_repro, keep_script
-from passcheck.relax.program.spec import ProgramSpec
+from passcheck.relax.program.spec import ProgramSpec, Region
 from passcheck.relax.spec import GraphSpec, Node, TensorDecl
 
 keep_repro('test_convert_layout_conv2d_w_before_h', 'AlterOpLayout', 'semantics_preserved',
@@ -242,6 +242,12 @@ keep_repro('test_dataflow_inplace_reshape_view', 'DataflowUseInplaceCalls', 'sem
     ))
 
 # FoldConstant folds the argument of a call_tir_inplace: the kernel overwrites the constant run after run
+keep_repro('test_fold_constant_inplace_argument', 'FoldConstant', 'semantics_preserved', ProgramSpec(
+    GraphSpec(inputs=(TensorDecl('p0', (2, 2), 'float32', False), TensorDecl('p1', (), 'float32', False)),
+              nodes=(Node('zeros_like', (0,), (('fill', 0.0),), (2, 2), 'float32'),
+                     Node('sqrt', (2,), (), (2, 2), 'float32'), Node('subtract', (3, 1), (), (2, 2), 'float32')),
+              outputs=(4,)),
+    regions=(Region(2, 3, 'tir', options=(('inplace', True),)),)))
 keep_script('test_fold_constant_inplace_argument', """
 import sys
 
