@@ -13,6 +13,7 @@ to_mixed_precision_scale_off  # tests/test_to_mixed_precision_bounds.py, by spec
 fold_constant_hangs_one_in_ten  # tests/test_hangs.py and benchmarks/hangs.py, by spec
 fold_constant_hangs_marked  # tests/test_hangs.py, by spec
 fold_constant_poisoned_by_tanh  # tests/test_parallel.py, by spec
+fold_constant_fails_after_tanh  # tests/test_parallel.py, by spec
 identity_pass  # passcheck/core/engine/stock.py: the stock counterpart of a user's pass, by spec (IDENTITY)
 
 # TVM calls the link callback with these keywords, and reads its output_format attribute
@@ -63,6 +64,7 @@ reuse_live_buffer
 lift_twice
 inline_drops_second_argument
 inplace_on_parameter
+inplace_on_constant
 # tests/tir/tir_buggy_passes.py: the planted index narrowing of tests/tir/test_tir_buggy_passes.py, named by spec
 narrow_int64_indices
 # tests/expected_findings/test_lazy_transform_params_no_parameters.py: a TVMScript function the pass finds by name

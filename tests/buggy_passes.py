@@ -20,6 +20,8 @@ expects). The bugs are realistic ones, the kind a pass author could ship:
   ``exp`` or a ``tanh``.
 * ``fold_constant_poisoned_by_tanh``  FoldConstant that raises on a ``tanh``, then on every module
   the same process sees after it.
+* ``fold_constant_fails_after_tanh``  FoldConstant that raises on the module after one with a
+  ``tanh`` in the same process (and holds on the example alone).
 * ``fold_constant_hangs_on_multiply``  FoldConstant that never returns when the module has a
   ``sigmoid``.
 * ``fold_constant_hangs_one_in_ten``  FoldConstant that spins forever on one input in ten.
@@ -271,6 +273,28 @@ def fold_constant_poisoned_by_tanh() -> tvm.transform.Pass:
         if _POISONED:
             raise RuntimeError("FoldConstantPoisoned: the process was poisoned by a tanh")
         return relax.transform.FoldConstant()(mod)
+
+    return transform
+
+
+_AFTER_TANH: set[int] = set()  # (the worker process's state: the last module with a tanh, in and out)
+
+
+def fold_constant_fails_after_tanh() -> tvm.transform.Pass:
+    """Folds a module with a ``tanh`` correctly, and raises on the next other module its process
+    sees: the example after it (in its batch, in its worker) fails, and holds when checked alone."""
+
+    @tvm.transform.module_pass(opt_level=0, name="FoldConstantAfterTanh")
+    def transform(mod: tvm.IRModule, ctx: Any) -> tvm.IRModule:
+        key = tvm_ffi.structural_hash(mod)
+        if _AFTER_TANH and key not in _AFTER_TANH and not _has_op(mod, "relax.tanh"):
+            _AFTER_TANH.clear()
+            raise RuntimeError("FoldConstantAfterTanh: the module before this one had a tanh")
+        out = relax.transform.FoldConstant()(mod)
+        if _has_op(mod, "relax.tanh"):
+            _AFTER_TANH.clear()
+            _AFTER_TANH.update({key, tvm_ffi.structural_hash(out)})  # (the same example's modules are not others)
+        return out
 
     return transform
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from passcheck.core.engine.results import RunConfig, RunResult
 from passcheck.core.engine.run import run
 from passcheck.core.subject import Options
@@ -120,3 +122,16 @@ def test_a_shrunk_example_fails_alone_or_is_not_kept(tmp_path: Path) -> None:
     [f] = r.findings
     assert "tanh" in f.example.ops(), f.example
     assert recheck("FoldConstant", "pass_does_not_raise", f.example, impl=f"{BUGGY}:fold_constant_poisoned_by_tanh") == 1
+
+
+@pytest.mark.parametrize("batch", [1, 8])
+def test_a_failure_only_beside_another_example_is_no_finding(tmp_path: Path, batch: int) -> None:
+    """The planted pass raises on the example after a tanh in its worker, which holds alone: the
+    run records what each example does alone (no finding whose repro holds) and counts the rest."""
+    from passcheck.core.engine.explore import BESIDE_ITS_BATCH
+
+    r = _run(tmp_path, "FoldConstant", "fold_constant_fails_after_tanh", 60, 4, jobs=1, batch=batch,
+             properties=("pass_does_not_raise",))
+    assert not r.findings, [(f.message, f.example) for f in r.findings]
+    assert r.counts.get(BESIDE_ITS_BATCH, 0) >= 1, r.counts
+    assert any(BESIDE_ITS_BATCH in n for note in r.example_notes for n in note["notes"]), r.example_notes

@@ -9,7 +9,8 @@ replayed, a corpus) come first, in order. Draws come in rounds of at most ``ROUN
 each a Hypothesis run with a seed derived from the run's (``round_seed``); examples the worker
 could not build are not counted, so once the planned rounds are checked, more rounds top up
 what is short. The explore run never fails its Hypothesis test; shrinking is a separate run
-over the same stream (``shrink``).
+over the same stream (``shrink``). A new failure the run would report is first checked again
+in a fresh worker (``Pipeline._own``): what an example does alone is what is recorded.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from passcheck.core.draws import backend, seed_only
 from passcheck.core.engine.plan import Plan
 from passcheck.core.engine.results import PropertyStats
 from passcheck.core.known import recognise_example
-from passcheck.core.outcome import ExampleResult, Outcome
+from passcheck.core.outcome import ExampleResult, Outcome, Verdict
 
 Evaluate = Callable[[Any], ExampleResult]
 Progress = Callable[[str, int, int, int], None]  # (phase, done, total, findings)
@@ -144,18 +145,30 @@ class Record:
     def known_bug(self, prop: str, example: Any, outcome: Outcome, res: ExampleResult) -> str | None:
         return self.classify(prop, example, outcome, res) if self.classify else None
 
-    def _keep(self, prop: str, example: Any, o: Outcome, res: ExampleResult, where: Where,
-              known: str | None) -> None:
+    def _slot(self, prop: str, known: str | None) -> Slot | None:
+        """Where a failure of ``prop`` (matching the known bug ``known``) would be kept, if anywhere."""
         first, after = Slot(prop), Slot(prop, after_known=True)
         if first not in self.first_fail:
-            slot = first
-        elif self.known[first] is None or after in self.first_fail or known is not None:
+            return first
+        if self.known[first] is None or after in self.first_fail or known is not None:
+            return None
+        return after
+
+    def _keep(self, prop: str, example: Any, o: Outcome, res: ExampleResult, where: Where,
+              known: str | None) -> None:
+        slot = self._slot(prop, known)
+        if slot is None:
             return
-        else:
-            slot = after
         self.first_fail[slot] = (example, o, res)
         self.first_call[slot] = where
         self.known[slot] = known
+
+    def keeps_new(self, example: Any, res: ExampleResult) -> bool:
+        """Would ``add`` keep a new finding of ``res`` (not a hang) as the one a run reports?"""
+        if res.rejected is not None:
+            return False
+        return any(o.verdict.finding and o.verdict != Verdict.HANG and self._slot(n, None) is not None
+                   and self.known_bug(n, example, o, res) is None for n, o in res.outcomes.items())
 
 
 class _Inline:
@@ -222,12 +235,38 @@ class Pipeline:
         for (where, example), res in zip(sent, results):
             if self.done:
                 break  # drawn ahead, past the run's end: not part of the result
+            res = self._own(example, res)
             self.record.add(example, res, where)
             if where[0] < 0 and res.rejected is not None:
                 self.target -= 1  # an explicit example that cannot be built: no draw replaces it
             if self.progress:
                 self.progress("explore", self.record.examples, self.target, len(self.record.first_fail))
             self.done = self.record.examples >= self.target
+
+
+    def _own(self, example: Any, res: ExampleResult) -> ExampleResult:
+        """``res``, or, where it is a new finding the run would report, the example's result in a
+        worker started for it. Examples of a batch are compiled into one executable, and a worker
+        checks one example after another: an example can fail only beside another (a neighbour
+        writing into a constant the executable shares, a kernel or a pass corrupting the process),
+        and reported, its repro would hold. What
+        the example does alone is what the run records; a new failure that went away is counted."""
+        alone = getattr(self.pool, "alone", None)
+        gone = self.record.counts.get(BESIDE_ITS_BATCH, 0)
+        # (past a few, the worker's state is what fails them, and each check costs a worker's start)
+        if alone is None or gone >= MAX_BESIDE or not self.record.keeps_new(example, res):
+            return res
+        own = alone(example)
+        if not self.record.keeps_new(example, own):
+            timing.add_counts(self.record.counts, {BESIDE_ITS_BATCH: 1})
+            self.record.notes.append({"notes": [f"{BESIDE_ITS_BATCH}: " + "; ".join(
+                f"{n}: {o.message[:300]}" for n, o in res.outcomes.items() if o.verdict.finding)]})
+        return own
+
+
+# the count (and note) of a new failure that did not come back when its example ran alone
+BESIDE_ITS_BATCH = "new failures seen only beside their batch"
+MAX_BESIDE = 5
 
 
 def explore(plan: Plan, evaluate: Any, progress: Progress | None = None, stock: Any = None) -> Record:

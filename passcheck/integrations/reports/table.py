@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from passcheck.core.engine.explore import BESIDE_ITS_BATCH
 from passcheck.integrations.reports.breakdown import (
     coverage_line,
     tested_line,
@@ -72,6 +73,11 @@ def render_table(result: Any, console: Any) -> None:
             console.print(f"  {sum(kinds.values())} violating examples, {len(kinds)} kinds of message, {known} of "
                           "them known TVM bugs (the JSON report lists them: only the first was shrunk)",
                           highlight=False)
+    beside = getattr(result, "counts", {}).get(BESIDE_ITS_BATCH, 0)
+    if beside:
+        console.print(f"[yellow]{beside} new failure(s) went away when the example ran alone[/yellow] in a fresh "
+                      "worker (an example checked beside it changed what it ran on): not findings; the JSON "
+                      "report's example notes give their messages", highlight=False)
     render_known(result, console)
     console.print(escape(summary_line(result)), highlight=False, soft_wrap=True)  # one line, for grep and CI logs
 
