@@ -1,7 +1,9 @@
 """The algebra a pass applies by design widens the reference's bound by its own rounding, and no
 further: ExpandMatmulOfSum's ``x @ (a + b)`` -> ``x @ a + x @ b`` where ``a`` and ``b`` nearly
 cancel was a wrong-numbers false alarm (10 of 500 examples, seed 36: |diff| 8.3e-9 against an
-allowed 3.0e-9 derived from the input's formula); a result that drops a term is still one."""
+allowed 3.0e-9 derived from the input's formula); a result that drops a term is still one. And
+AdjustMatmulOrder's reassociation of a matmul chain: in float16, ``p0 @ (c1 @ c2)`` of two small
+weights rounds a subnormal product (seed 2612: |diff| 2.74e-6 against an allowed 1.56e-6)."""
 
 from __future__ import annotations
 
@@ -9,7 +11,8 @@ import numpy as np
 
 from passcheck.core.engine.repro import recheck
 from passcheck.core.subject import Options, resolve
-from passcheck.relax.equivalents import expand_matmul_of_sum
+from passcheck.relax.equivalents import expand_matmul_of_sum, reassociate_matmuls
+from passcheck.relax.program.spec import ProgramSpec
 from passcheck.relax.spec import GraphSpec, Node, TensorDecl
 
 F = "float32"
@@ -58,3 +61,29 @@ def test_later_sums_are_found_by_the_drawn_graph_s_ids() -> None:
         ("add", (1, 2)), ("matmul", (0, 1)), ("matmul", (0, 2)), ("add", (6, 7)),
         ("add", (3, 4)), ("matmul", (8, 3)), ("matmul", (8, 4)), ("add", (10, 11))]
     assert expanded.outputs == (12,)
+
+
+# (p0 @ c1) @ c2 with c1, c2 weights, float16: the false alarm as shrunk (AdjustMatmulOrder, seed 2612)
+H = "float16"
+CHAIN = ProgramSpec(GraphSpec(
+    inputs=(TensorDecl("p0", (1,), H, False, lo=-100.0, hi=100.0), TensorDecl("c1", (1, 1), H, False, style="wide"),
+            TensorDecl("c2", (1, 1), H, False, style="wide")),
+    nodes=(Node("matmul", (0, 1), (), (1,), H), Node("matmul", (3, 2), (), (1,), H)),
+    outputs=(4,), input_seed=142), num_input=0, weights=(1, 2))
+
+
+def test_a_matmul_chain_is_reassociated_either_way() -> None:
+    g = CHAIN.graph
+    left = reassociate_matmuls(g)
+    assert left is not None and [(n.op, n.args) for n in left.nodes] == [("matmul", (0, 1)), ("matmul", (1, 2)),
+                                                                          ("matmul", (0, 4))]
+    assert left.nodes[1].shape == (1, 1) and left.outputs == (5,)
+    right = GraphSpec(g.inputs, (Node("matmul", (1, 2), (), (1, 1), H), Node("matmul", (0, 3), (), (1,), H)), (4,))
+    other = reassociate_matmuls(right)
+    assert other is not None and [(n.op, n.args) for n in other.nodes] == [("matmul", (1, 2)), ("matmul", (0, 1)),
+                                                                           ("matmul", (4, 2))]
+    assert reassociate_matmuls(GraphSpec(g.inputs, g.nodes[:1], (3,))) is None
+
+
+def test_a_subnormal_intermediate_is_no_false_alarm() -> None:
+    assert recheck("AdjustMatmulOrder", "semantics_preserved", CHAIN) == 0

@@ -62,6 +62,13 @@ def _cases() -> dict[str, tuple[str, list[np.ndarray], dict[str, Any], Callable[
         "conv2d_transpose cropping the wrong side": (
             "conv2d_transpose", [x4, wt], CONVT2D,
             lambda x, w: conv_transpose_nd(x, w, {**CONVT2D, "padding": (0, 0, 1, 1)})),
+        # the training form normalises by the batch's statistics, over every axis but the channel's
+        "batch_norm training with the moving statistics": (
+            "batch_norm_training", [narrow, np.ones(4), np.zeros(4), np.zeros(4), np.ones(4)],
+            {"axis": 1, "epsilon": 1e-5}, lambda x, g, b, m, v: (x - m[None, :, None]) / np.sqrt(v[None, :, None] + 1e-5)),
+        "batch_norm training over the channels too": (
+            "batch_norm_training", [narrow, np.ones(4), np.zeros(4), np.zeros(4), np.ones(4)],
+            {"axis": 1, "epsilon": 1e-5}, lambda x, g, b, m, v: _norm(x, (0, 1, 2), 1e-5)),
         "group_norm without eps": (
             "group_norm", [narrow, np.ones(4), np.zeros(4)],
             {"num_groups": 2, "channel_axis": 1, "axes": (2,), "epsilon": 1e-2},
@@ -111,3 +118,19 @@ def test_wrong_implementation_is_caught(case: str) -> None:
     bad = np.asarray(wrong(*inputs), dtype=np.float64).astype(np.float32)
     assert bad.shape == ref.v.shape
     assert compare(bad, ref, "float32") is not None, f"{case} was not caught"
+
+
+def test_a_nan_grid_coordinate_names_no_pixel() -> None:
+    """grid_sample(nearest) at a NaN or infinite grid value: the kernel rounds the coordinate to an
+    integer (undefined), so the reference checks nothing there. It said 0 (outside the input) and
+    FoldConstant's campaign (seed 2612) reported the pixel TVM's kernel read as wrong numbers."""
+    x = _u(1, 2, 3, 3)
+    g = np.array([[[[0.3, np.nan]], [[-0.2, 0.3]]]])  # (1, 2, 1, 2): x then y coordinates
+    attrs = {"method": "nearest", "padding_mode": "border", "align_corners": True}
+    ref = op_registry()["grid_sample"].reference([Approx.exact(x), Approx.exact(g)], attrs, U32)
+    assert np.all(np.isinf(ref.e[..., 1])) and np.all(np.isfinite(ref.e[..., 0]))
+    got = ref.v.astype(np.float32)
+    got[..., 1] = x[0, :, 0, 0, None]  # any pixel
+    assert compare(got, ref, "float32") is None
+    got[..., 0] += 0.5
+    assert compare(got, ref, "float32") is not None  # the defined sample is still checked

@@ -12,6 +12,9 @@ the input's). A rewrite that finds nothing returns None.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
+
+import numpy as np
 
 from passcheck.relax.spec import GraphSpec, Node
 
@@ -39,3 +42,48 @@ def expand_matmul_of_sum(graph: GraphSpec) -> GraphSpec | None:
     if not changed:
         return None
     return replace(graph, nodes=tuple(nodes), outputs=tuple(moved[o] for o in graph.outputs))
+
+
+def reassociate_matmuls(graph: GraphSpec) -> GraphSpec | None:
+    """Every ``matmul(matmul(a, b), c)`` as ``matmul(a, matmul(b, c))`` and every
+    ``matmul(a, matmul(b, c))`` as ``matmul(matmul(a, b), c)`` (AdjustMatmulOrder moves a chain
+    either way: what is cheaper, or what keeps a product of weights computable at compile time).
+    The other order rounds its own intermediate product: in float16 a product of two small weights
+    is subnormal, its rounding is absolute, and the third operand scales it. Chains with a symbolic
+    extent are left as they are (the intermediate's shape is not drawn)."""
+    n_in = len(graph.inputs)
+    nodes: list[Node] = []
+    moved: dict[int, int] = {i: i for i in range(n_in)}  # old value id -> new
+    changed = False
+    for j, drawn in enumerate(graph.nodes):
+        node = replace(drawn, args=tuple(moved[a] for a in drawn.args))
+        inner_at = next((k for k, a in enumerate(drawn.args) if a >= n_in and graph.nodes[a - n_in].op == "matmul"
+                         and len(graph.nodes[a - n_in].args) == 2), None) if drawn.op == "matmul" else None
+        if inner_at is not None and len(drawn.args) == 2:
+            inner = graph.nodes[drawn.args[inner_at] - n_in]
+            a, b, c = (*inner.args, drawn.args[1]) if inner_at == 0 else (drawn.args[0], *inner.args)
+            # (a @ b) @ c -> a @ (b @ c), or a @ (b @ c) -> (a @ b) @ c: the new inner product first
+            first, second = (b, c) if inner_at == 0 else (a, b)
+            shape = _matmul_shape(graph.value_shape(first), graph.value_shape(second))
+            outer = None if shape is None else _matmul_shape(
+                *((graph.value_shape(a), shape) if inner_at == 0 else (shape, graph.value_shape(c))))
+            if outer == tuple(drawn.shape):
+                new_id = n_in + len(nodes)
+                nodes.append(Node("matmul", (moved[first], moved[second]), inner.attrs, shape, inner.dtype))
+                node = replace(drawn, args=(moved[a], new_id) if inner_at == 0 else (new_id, moved[c]))
+                changed = True
+        moved[n_in + j] = n_in + len(nodes)
+        nodes.append(node)
+    if not changed:
+        return None
+    return replace(graph, nodes=tuple(nodes), outputs=tuple(moved[o] for o in graph.outputs))
+
+
+def _matmul_shape(x: tuple[Any, ...], y: tuple[Any, ...]) -> tuple[int, ...] | None:
+    """NumPy's matmul shape of static shapes (None where an extent is symbolic or they do not multiply)."""
+    if not all(isinstance(d, int) for d in (*x, *y)):
+        return None
+    try:
+        return tuple(int(d) for d in np.matmul(np.empty(x, np.int8), np.empty(y, np.int8)).shape)
+    except ValueError:
+        return None

@@ -364,7 +364,7 @@ def _reshape_then(ctx: DrawContext, add: Add) -> bool:
     return _chain(ctx, add, ("reshape", "expand_dims", "squeeze", "flatten"), _ELEMENTWISE)
 
 
-for _name, _motif in (("reshape_then", _reshape_then), ("inplace_chain", _inplace_chain), ("constant_op", _constant_op), ("weight_transform", _weight_transform), ("conv2d", _conv2d), ("batch_norm", _op("batch_norm", (2, 3, 4))),
+for _name, _motif in (("reshape_then", _reshape_then), ("inplace_chain", _inplace_chain), ("constant_op", _constant_op), ("weight_transform", _weight_transform), ("conv2d", _conv2d), ("batch_norm", _op("batch_norm", (2, 3, 4))), ("batch_norm_training", _op("batch_norm_training", (2, 3, 4))),
                       ("chain", _chain), ("tuple_group", _tuple_group), ("fan_out", _fan_out), ("parallel_matmuls", _parallel_matmuls), ("matmul_chain", _matmul_chain),
                       ("transposed_matmul", _transposed_matmul), ("take_matmul", _take_matmul),
                       ("matmul_of_sum", _matmul_of_sum), ("permuted_concat", _permuted_concat),

@@ -342,7 +342,9 @@ register_subject(RelaxPassSubject(
                    first_ranks=(2, 3, 4), min_nodes=2, max_nodes=6, symbolic=0.1, motifs=("batch_norm",), motif=0.9,
                    max_motifs=1,
                    # the float dtypes norms take (an integer graph reaches a norm only after astype)
-                   dtypes=("float32", "float16", "float64", "bfloat16"), swarm=_SWARM),
+                   dtypes=("float32", "float16", "float64", "bfloat16"), swarm=_SWARM,
+                   # (the pass rewrites a training-mode batch_norm with the moving statistics: kept)
+                   ops_at_budget=(("batch_norm_training", "test_decompose_batch_norm_training_mode"),)),
     make_pass=lambda extras: _t().DecomposeOpsForInference(),
     stage="DecomposeOpsForInference",
 ))

@@ -199,3 +199,19 @@ def test_a_whole_range_slice_is_a_view_too() -> None:
     message = assert_recognised("DataflowUseInplaceCalls", "semantics_preserved", SLICED,
                                 "test_dataflow_inplace_reshape_view")
     assert "wrote into its argument 0" in message
+
+
+# an identity layout_transform of the parameter (lambda i: (i,)), added in place: RewriteDataflowReshape
+# makes its kernel, a copy in the same order, a view of the parameter (seed 2612)
+IDENTITY_LAYOUT = GraphSpec(
+    inputs=(TensorDecl("p0", (1,), "float32", False), TensorDecl("p2", (), "float32", False)),
+    nodes=(Node("layout_transform", (0,), (("factor", 0), ("pad_value", None), ("perm", (0,))), (1,), "float32"),
+           Node("add", (2, 1), (), (1,), "float32")),
+    outputs=(3,), input_seed=854,
+)
+
+
+def test_an_identity_layout_transform_is_a_view_too() -> None:
+    message = assert_recognised("DataflowUseInplaceCalls", "semantics_preserved", IDENTITY_LAYOUT,
+                                "test_dataflow_inplace_reshape_view")
+    assert "wrote into its argument 0" in message

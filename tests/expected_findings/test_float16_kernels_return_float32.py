@@ -17,6 +17,7 @@ from known_bug_check import assert_recognised
 from nn_repro import compile_and_run
 
 from passcheck.core.engine.repro import recheck
+from passcheck.relax.program.spec import ProgramSpec, Region
 from passcheck.relax.spec import GraphSpec, Node, TensorDecl
 
 GRAPH = GraphSpec(
@@ -84,3 +85,39 @@ def test_float16_kernels_return_float32() -> None:
     assert 'dtype="bfloat16") became R.Tensor((1, 1, 1, 1), dtype="float32")' in msg
     msg = assert_recognised("SimplifyInference", "semantics_preserved", NORMED_BF16, "test_float16_kernels_return_float32")
     assert "weight has dtype T.bfloat16 which is other than the input data's dtype T.float32" in msg
+
+
+# a bfloat16 grid_sample handed to a public helper typed bfloat16: tvm.compile refuses the float32
+# the kernel returns ("Argument 0 type mismatch"; DeadCodeElimination, seed 2612)
+INTO_HELPER = ProgramSpec(
+    GraphSpec(inputs=(TensorDecl("p0", (1, 1, 1, 1), "bfloat16", False),
+                      TensorDecl("p1", (1, 2, 1, 1), "bfloat16", False, lo=-1.2, hi=1.2)),
+              nodes=(Node("grid_sample", (0, 1), (("align_corners", False), ("method", "bilinear"),
+                                                  ("padding_mode", "zeros")), (1, 1, 1, 1), "bfloat16"),
+                     Node("round", (2,), (), (1, 1, 1, 1), "bfloat16")),
+              outputs=(3,)),
+    regions=(Region(1, 2, "function", name="helper", options=(("private", False),)),),
+)
+
+
+def test_a_helper_typed_bfloat16_refuses_it() -> None:
+    message = assert_recognised("DeadCodeElimination", "semantics_preserved", INTO_HELPER,
+                                "test_float16_kernels_return_float32")
+    assert 'expected R.Tensor((1, 1, 1, 1), dtype="bfloat16"), given R.Tensor((1, 1, 1, 1), dtype="float32")' in message
+
+
+# float16 attention with an explicit scale, concatenated with a float16 tensor: the concat refuses the
+# float32 the kernel returns (ReorderPermuteDimsAfterConcat, seed 2612)
+H = "float16"
+INTO_CONCAT = GraphSpec(
+    inputs=tuple(TensorDecl(f"p{i}", (1, 1, 1, 1), H, False) for i in range(4)),
+    nodes=(Node("attention", (0, 1, 2), (("causal_mask", None), ("scale", 0.5)), (1, 1, 1, 1), H),
+           Node("concat", (4, 3), (("axis", 0),), (2, 1, 1, 1), H)),
+    outputs=(5,),
+)
+
+
+def test_a_concat_with_a_float16_tensor_refuses_it() -> None:
+    message = assert_recognised("ReorderPermuteDimsAfterConcat", "semantics_preserved", INTO_CONCAT,
+                                "test_float16_kernels_return_float32")
+    assert "Concat expects all input tensors to have the same dtype" in message

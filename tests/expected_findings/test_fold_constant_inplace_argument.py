@@ -18,7 +18,7 @@ import re
 import numpy as np
 
 from passcheck.core.known import KNOWN_BUGS
-from passcheck.relax.program.spec import ProgramSpec, Region
+from passcheck.relax.program.spec import Cond, ProgramSpec, Region
 from passcheck.relax.spec import GraphSpec, Node, TensorDecl
 
 PROGRAM = ProgramSpec(
@@ -68,3 +68,50 @@ def test_passcheck_finds_it_on_the_example_alone() -> None:
 
     message = assert_recognised("FoldConstant", "semantics_preserved", PROGRAM, "test_fold_constant_inplace_argument")
     assert message.startswith("wrong numbers on the second call"), message
+
+
+# an in-place call into an arange of constants: tvm.compile legalizes the arange and its FoldConstant
+# folds it, so each call overwrites the constant (LazySetOutput, seed 2612: the second of two calls,
+# one per branch condition, got sin(sin(1)))
+ARANGE = ProgramSpec(
+    GraphSpec(inputs=(TensorDecl("p0", (1,), "float32", False), TensorDecl("c1", (1,), "float32", True)),
+              nodes=(Node("arange", (), (("dtype", "float32"), ("end", 2.0), ("start", 0.0), ("step", 1.0)), (2,),
+                          "float32"),
+                     Node("sin", (2,), (), (2,), "float32")),
+              outputs=(3,)),
+    regions=(Region(1, 2, "tir", options=(("inplace", True),)),), conds=(Cond("tensor"),))
+
+
+def test_an_arange_written_in_place_changes_run_after_run() -> None:
+    import tvm
+    from tvm import relax
+    from tvm.script import ir as I
+    from tvm.script import relax as R
+    from tvm.script import tirx as T
+
+    @I.ir_module
+    class Module:
+        @T.prim_func(private=True, s_tir=True)
+        def sin_inplace(a: T.Buffer((T.int64(2),), "float32")):
+            for i in range(T.int64(2)):
+                with T.sblock("s"):
+                    vi = T.axis.remap("S", [i])
+                    a[vi] = T.sin(a[vi])
+
+        @R.function
+        def main(x: R.Tensor((1,), "float32")) -> R.Tensor((2,), "float32"):
+            cls = Module
+            with R.dataflow():
+                lv = R.arange(T.float32(0.0), T.float32(2.0), T.float32(1.0), dtype="float32")
+                gv = R.call_tir_inplace(cls.sin_inplace, (lv,), out_ty=R.Tensor((2,), "float32"), inplace_indices=[0])
+                R.output(gv)
+            return gv
+
+    vm = relax.VirtualMachine(tvm.compile(Module, target="llvm"), tvm.cpu())
+    x = tvm.runtime.tensor(np.zeros(1, "float32"))
+    runs = [vm["main"](x).numpy()[1] for _ in range(2)]
+    assert runs[0] == np.float32(np.sin(1.0)) and runs[1] == np.float32(np.sin(np.float32(np.sin(1.0))))
+    from known_bug_check import assert_recognised
+
+    message = assert_recognised("LazySetOutput", "semantics_preserved", ARANGE, "test_fold_constant_inplace_argument")
+    assert message.startswith("wrong numbers")

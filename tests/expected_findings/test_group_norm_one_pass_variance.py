@@ -17,6 +17,7 @@ from known_bug_check import assert_recognised
 from nn_repro import compile_and_run
 
 from passcheck.core.engine.repro import recheck
+from passcheck.relax.program.spec import ProgramSpec
 from passcheck.relax.spec import GraphSpec, Node, TensorDecl
 
 GRAPH = GraphSpec(
@@ -67,3 +68,20 @@ def test_the_lifted_module_meets_it() -> None:
                "elements differ")
     bug = recognise(resolve("LiftTransformParams"), "lifted_params_agree", message, build_module(GRAPH).script())
     assert bug is not None and bug.name == "test_group_norm_one_pass_variance"
+
+
+# the same inaccuracy seen by StaticPlanBlockMemory's poisoned-storage run of a narrow group_norm
+# (seed 2612): its message names the poisoned storage, not "wrong numbers"
+PLANNED = ProgramSpec(GraphSpec(
+    inputs=(TensorDecl("p0", (2, 1, 2), "float32", False, style="narrow"),
+            TensorDecl("p1", (2,), "float32", False, lo=-2.0, hi=2.0), TensorDecl("p2", (2,), "float32", False)),
+    nodes=(Node("group_norm", (0, 1, 2), (("axes", (1,)), ("channel_axis", 2), ("epsilon", 1e-05), ("num_groups", 1)),
+                (2, 1, 2), "float32"),
+           Node("abs", (3,), (), (2, 1, 2), "float32")),
+    outputs=(4,), input_seed=2))
+
+
+def test_the_poisoned_plan_meets_it() -> None:
+    message = assert_recognised("StaticPlanBlockMemory", "planned_storage_poisoned", PLANNED,
+                                "test_group_norm_one_pass_variance")
+    assert "planned storage(s) poisoned before use" in message

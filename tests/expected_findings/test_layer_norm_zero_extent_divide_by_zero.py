@@ -6,8 +6,10 @@ nevertheless stops with ``InternalError: Check failed: fb->value != 0 (0 vs. 0) 
 the legalized kernel divides by the element count of the normalised axes, a constant 0 here, and
 TVM's constant folding rejects the division instead of leaving it in code that never runs. The
 same op over a non-empty axis of an empty tensor (shape (0, 2)) compiles and runs; ``mean`` and
-``variance`` over a static empty axis fail the same way. passcheck draws zero-size dims: every
-subject's ``semantics_preserved`` meets it on a layer_norm over one.
+``variance`` over a static empty axis fail the same way, and so does ``batch_norm``'s training form
+over an empty batch (its statistics are a mean and a variance over every axis but the channel's).
+passcheck draws zero-size dims: every subject's ``semantics_preserved`` meets it on a layer_norm
+over one.
 """
 
 from __future__ import annotations
@@ -24,6 +26,14 @@ EXAMPLE = GraphSpec(
             TensorDecl("p2", (0,), "float32", False)),
     nodes=(Node("layer_norm", (0, 1, 2), (("axes", (-1,)), ("epsilon", 1e-5)), (2, 0), "float32"),),
     outputs=(3,),
+)
+
+
+# batch_norm(training=True) of a (0, 3) batch: statistics over the empty axis 0
+BATCH_NORM = GraphSpec(
+    inputs=(TensorDecl("p0", (0, 3), "float32", False), *(TensorDecl(f"p{i}", (3,), "float32", False) for i in range(1, 5))),
+    nodes=(Node("batch_norm_training", (0, 1, 2, 3, 4), (("axis", 1), ("epsilon", 1e-5)), (0, 3), "float32"),),
+    outputs=(5,),
 )
 
 
@@ -65,3 +75,9 @@ def test_passcheck_reports_it() -> None:
 def test_registered_as_a_known_bug() -> None:
     assert_recognised("SimplifyInference", "semantics_preserved", EXAMPLE,
                       "test_layer_norm_zero_extent_divide_by_zero")
+
+
+def test_batch_norm_training_over_an_empty_batch() -> None:
+    assert recheck("Normalize", "semantics_preserved", BATCH_NORM) == 1
+    message = assert_recognised("Normalize", "semantics_preserved", BATCH_NORM, "test_layer_norm_zero_extent_divide_by_zero")
+    assert "Divide by zero" in message

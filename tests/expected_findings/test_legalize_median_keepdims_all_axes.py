@@ -251,3 +251,54 @@ def test_index_tensor_of_it() -> None:
     ir = 'lv: R.Tensor((1, 1), dtype="float32") = R.median(p0, axis=None, keepdims=True)'
     bug = recognise(resolve("RealizeVDevice"), "semantics_preserved", message, ir)
     assert bug is not None and bug.name == "test_legalize_median_keepdims_all_axes"
+
+
+# the median itself as a tir region (R.call_tir to its legalized kernel, typed (1,) as the kernel
+# returns): no R.median is left in the IR, and the example's description names the call it stands
+# for (AnnotateTIROpPattern's campaign, seed 2612)
+AS_TIR = ProgramSpec(
+    GraphSpec(inputs=(TensorDecl("p0", ("n", 1), "float32", False),),
+              nodes=(Node("median", (0,), (("axis", None), ("keepdims", True)), (1, 1), "float32"),),
+              outputs=(1,), sym_sizes=(("n", 1),)),
+    regions=(Region(0, 1, "tir"),),
+)
+
+
+def test_registered_as_a_tir_region() -> None:
+    assert recheck("AnnotateTIROpPattern", "semantics_preserved", AS_TIR) == 1
+    message = assert_recognised("AnnotateTIROpPattern", "semantics_preserved", AS_TIR,
+                                "test_legalize_median_keepdims_all_axes")
+    assert "the reference has shape [1, 1]" in message
+
+
+# an nll_loss of it (its predictions rank 2 in Relax, rank 1 legalized, against targets of shape (1,)):
+# LegalizeOps raises "Predictions shape is (C,) while targets is not a scalar" (seed 2612)
+INTO_NLL_LOSS = GraphSpec(
+    inputs=(TensorDecl("p0", ("n", 1), "float32", False), TensorDecl("p1", (1,), "int64", False, lo=0.0, hi=0.999999)),
+    nodes=(Node("median", (0,), (("axis", None), ("keepdims", True)), (1, 1), "float32"),
+           Node("nll_loss", (2, 1), (("ignore_index", -100), ("reduction", "mean")), (), "float32")),
+    outputs=(3,), sym_sizes=(("n", 1),),
+)
+
+
+def test_registered_through_an_nll_loss_consumer() -> None:
+    message = assert_recognised("AnnotateTIROpPattern", "pass_does_not_raise", INTO_NLL_LOSS,
+                                "test_legalize_median_keepdims_all_axes")
+    assert "Predictions shape is (C,) while targets is not a scalar" in message
+
+
+# a layer_norm of it over a negative axis, in a helper (InlinePrivateFunctions, seed 2612): "the input
+# axis -3 is out of range" of the (1,) LegalizeOps made
+INTO_LAYER_NORM = GraphSpec(
+    inputs=(TensorDecl("p0", (11, 3, 7), "float32", False, lo=-0.01, hi=0.01),
+            TensorDecl("p1", (1, 1, 1), "float32", False, lo=-2.0, hi=2.0), TensorDecl("c2", (1, 1, 1), "float32", True)),
+    nodes=(Node("median", (0,), (("axis", None), ("keepdims", True)), (1, 1, 1), "float32"),
+           Node("layer_norm", (3, 1, 2), (("axes", (-3, 1, 2)), ("epsilon", 1e-06)), (1, 1, 1), "float32")),
+    outputs=(4,), tensor_inputs=True,
+)
+
+
+def test_a_norm_over_a_negative_axis_it_no_longer_has() -> None:
+    message = assert_recognised("InlinePrivateFunctions", "semantics_preserved", INTO_LAYER_NORM,
+                                "test_legalize_median_keepdims_all_axes")
+    assert "the input axis -3 is out of range" in message

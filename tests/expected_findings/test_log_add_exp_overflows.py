@@ -16,6 +16,7 @@ import numpy as np
 from known_bug_check import assert_recognised
 
 from passcheck.core.engine.repro import recheck
+from passcheck.relax.program.spec import ProgramSpec
 from passcheck.relax.spec import GraphSpec, Node, TensorDecl
 
 EXAMPLE = GraphSpec(
@@ -81,3 +82,19 @@ def test_the_inf_becomes_nan_downstream() -> None:
     assert recheck("LegalizeOps", "semantics_preserved", INF_MINUS_INF) == 1
     message = assert_recognised("LegalizeOps", "semantics_preserved", INF_MINUS_INF, "test_log_add_exp_overflows")
     assert "got nan" in message
+
+
+# the sum of 66 values up to 100, through log_add_exp: StaticPlanBlockMemory's poisoned-storage run
+# meets it too (seed 2612), and says so in its own words
+PLANNED = ProgramSpec(GraphSpec(
+    inputs=(TensorDecl("p1", (11, 6), "float32", False, lo=0.01, hi=100.0), TensorDecl("p2", (), "float32", False)),
+    nodes=(Node("sum", (0,), (("axis", None), ("keepdims", False)), (), "float32"),
+           Node("log_add_exp", (2, 1), (), (), "float32"),
+           Node("abs", (3,), (), (), "float32")),
+    outputs=(2, 4)))
+
+
+def test_the_poisoned_plan_meets_it() -> None:
+    message = assert_recognised("StaticPlanBlockMemory", "planned_storage_poisoned", PLANNED,
+                                "test_log_add_exp_overflows")
+    assert "planned storage(s) poisoned before use" in message and "got inf" in message

@@ -21,7 +21,7 @@ import re
 from known_bug_check import assert_recognised
 
 from passcheck.core.engine.repro import recheck
-from passcheck.relax.program.spec import ProgramSpec, Region
+from passcheck.relax.program.spec import Cond, ProgramSpec, Region
 from passcheck.relax.spec import GraphSpec, Node, TensorDecl
 
 GRAPH = GraphSpec(
@@ -350,3 +350,30 @@ def test_a_helper_handed_a_part_in_tvm_compile() -> None:
     bug = recognise(resolve("ExpandTupleArguments"), "semantics_preserved", message,
                     "6 ops: relu, median, ...; a split index past the end of its axis")
     assert bug is not None and bug.name == "test_split_index_past_end_legalize"
+
+
+# part 0 of [2] on axis 0 of a (1, 1, 1) constant, concatenated with a (1, 1, 1) along axis 1: Relax
+# types the part (1, 1, 1), TOPI makes it (2, 1, 1) and tvm.compile refuses the concat (BundleModelParams,
+# seed 2612); and part 0 of [6] on 5 elements inside a branch: StaticPlanBlockMemory, a prerequisite
+# of ComputePrimValue, refuses the negative part's storage (seed 2612)
+INTO_CONCAT = ProgramSpec(GraphSpec(
+    inputs=(TensorDecl("c1", (1, 1, 1), "float32", True), TensorDecl("p3", (1, 1, 1), "float32", False, lo=0.0, hi=1.0)),
+    nodes=(Node("split", (0,), (("axis", 0), ("sections", (2,))), (), "float32", parts=((1, 1, 1), (0, 1, 1))),
+           Node("tuple_get_item", (2,), (("index", 0),), (1, 1, 1), "float32"),
+           Node("concat", (3, 1), (("axis", 1),), (1, 2, 1), "float32")),
+    outputs=(4,)))
+IN_A_BRANCH = ProgramSpec(
+    GraphSpec(inputs=(TensorDecl("p0", (5,), "float32", False),),
+              nodes=(Node("split", (0,), (("axis", 0), ("sections", (6,))), (), "float32", parts=((5,), (0,))),
+                     Node("tuple_get_item", (1,), (("index", 0),), (5,), "float32")),
+              outputs=(2,)),
+    regions=(Region(0, 2, "branch", options=(("cond", 0), ("tails", ()))),), conds=(Cond("shape"),))
+
+
+def test_a_concat_of_the_part_and_a_planned_branch() -> None:
+    message = assert_recognised("BundleModelParams", "semantics_preserved", INTO_CONCAT,
+                                "test_split_index_past_end_legalize")
+    assert "Concat expects the input tensors to have the same shape" in message
+    message = assert_recognised("ComputePrimValue", "pass_does_not_raise", IN_A_BRANCH,
+                                "test_split_index_past_end_legalize")
+    assert "available_size >= 0" in message

@@ -356,7 +356,7 @@ register_known_bug(KnownBug(
 register_known_bug(KnownBug(
     name="test_dataflow_inplace_reshape_view",
     repro="tests/expected_findings/test_dataflow_inplace_reshape_view.py",
-    note="DataflowUseInplaceCalls writes in place into a value a same-shape broadcast_to/reshape/collapse_sum/slice "
+    note="DataflowUseInplaceCalls writes in place into a value a same-shape broadcast_to/reshape/collapse_sum/slice/identity layout_transform "
          "still reads (tvm.compile's RewriteDataflowReshape makes it a view of the storage the in-place call "
          "overwrites), that a grad.no_grad/start_checkpoint/end_checkpoint aliases (legalized to its argument "
          "itself), or that a constant arange is (LegalizeOps folds it: each run changes the constant; a float16 "
@@ -365,7 +365,7 @@ register_known_bug(KnownBug(
     properties=("semantics_preserved",),
     message=r"wrong numbers|wrote into its argument|in-place mutation must be a tensor with identical shape and dtype",
     ir=r"(?s)\A(?=.*call_tir_inplace)(?=.*R\.(?:broadcast_to|reshape|expand_dims|squeeze|flatten|collapse_sum_\w+|strided_slice"
-       r"|arange|grad\.no_grad|grad\.start_checkpoint|grad\.end_checkpoint)\()",
+       r"|arange|grad\.no_grad|grad\.start_checkpoint|grad\.end_checkpoint|layout_transform)\()",
 ))
 register_known_bug(KnownBug(
     name="test_lift_transform_params_weights_only_output",

@@ -224,3 +224,13 @@ register_known_bug(KnownBug(
     message=r"the value in ShapeType can only have dtype of int64",
     ir=r"\w+: T\.(?!int64\b)[a-z]+\d*[,)]",
 ))
+register_known_bug(KnownBug(
+    name="test_inline_private_functions_symbolic_var",
+    repro="tests/expected_findings/test_inline_private_functions_symbolic_var.py",
+    note="InlinePrivateFunctions inlines a helper whose body names its own symbolic variable in an expression "
+         "(R.shape([m, m])) without replacing it by the caller's: the inlined body reads a variable main never "
+         "defines (not well-formed; tvm.compile: 'has not been computed')",
+    subjects=("InlinePrivateFunctions",),
+    message=r"Var \w+ is not defined|PrimExpr [^\n]* has not been computed",
+    ir=r"(?s)\A(?=.*@R\.function\(private=True\))(?=.*R\.shape\(\[[^\]\n]*[a-z])",
+))

@@ -249,13 +249,17 @@ def _reference_grid_sample(args: list[Approx], attrs: dict[str, Any], u: float) 
     dy = (g.e[:, 1] * sy + 4.0 * u * (np.abs(ys) + 1.0))
     dx = (g.e[:, 0] * sx + 4.0 * u * (np.abs(xs) + 1.0))
     if attrs["method"] == "nearest":
-        near = lambda a: np.rint(a).astype(np.int64)  # noqa: E731  (nearbyint: ties to even)
+        # (nearbyint: ties to even; a coordinate that is not finite reads outside, and is unchecked below)
+        near = lambda a: np.where(np.isfinite(a), np.rint(a), -1.0).astype(np.int64)  # noqa: E731
         v = _pixels(x.v, near(ys), near(xs))
         e = _pixels(x.e, near(ys), near(xs))
         for sy_, sx_ in itertools.product((-1.0, 1.0), repeat=2):
             yi, xi = near(ys + sy_ * dy), near(xs + sx_ * dx)
             e = np.maximum(e, np.abs(_pixels(x.v, yi, xi) - v) + _pixels(x.e, yi, xi))
-        return Approx(v, e)
+        # a NaN or infinite coordinate names no pixel (the kernel rounds it to an integer: undefined),
+        # so nothing is known there
+        undefined = ~(np.isfinite(g.v[:, 0]) & np.isfinite(g.v[:, 1]))[:, None]
+        return Approx(v, np.where(undefined, np.inf, e))
     v = _bilinear(x.v, ys, xs)
     # piecewise bilinear, continuous (zeros outside): its slope is at most 2 max|x| per slice
     slope = 2.0 * np.max(np.abs(x.v), axis=(2, 3), keepdims=True) if x.v.size else 0.0

@@ -106,7 +106,30 @@ def describe(prog: ProgramSpec) -> str:
         parts.append("extras " + ", ".join(k for k, _ in prog.options))
     if g.sym_sizes:
         parts.append("run at " + ", ".join(f"{k}={v}" for k, v in g.sym_sizes))
+    calls = _tir_calls(prog)
+    if calls:
+        parts.append("tir regions of " + "; ".join(calls))
     return "; ".join(parts) + split_past_end(g)
+
+
+def _tir_calls(prog: ProgramSpec) -> list[str]:
+    """The Relax calls the ``tir`` regions stand for, as TVMScript prints them: a kept bug of an
+    op's legalization is recognised by the op's attributes, which the region's call_tir to the
+    legalized kernel no longer shows."""
+    from passcheck.relax.ops.base import op_registry
+
+    ops = {prog.graph.nodes[i].op for r in prog.all_regions() if r.form == "tir" for i in range(r.start, r.stop)}
+    if not ops:
+        return []
+    from passcheck.relax.build import build_module
+
+    try:
+        text = build_module(prog.graph).script()
+    except Exception:  # noqa: BLE001 - a graph that does not build: no calls to name
+        return []
+    heads = tuple(op_registry()[op].relax_op.replace("relax.", "R.", 1) + "(" for op in ops if op in op_registry())
+    return [line.split(" = ", 1)[1].strip() for line in text.splitlines()
+            if " = " in line and line.split(" = ", 1)[1].lstrip().startswith(heads)]
 
 
 def _save_inputs(prog: ProgramSpec, directory: Path) -> None:

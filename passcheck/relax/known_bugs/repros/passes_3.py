@@ -287,3 +287,11 @@ if runs[0] != runs[1]:
     sys.exit(1)
 print("two runs agree: fixed")
 """)
+
+# an identity layout_transform of the parameter, added in place (a view once RewriteDataflowReshape ran)
+keep_repro('test_dataflow_inplace_reshape_view', 'DataflowUseInplaceCalls', 'semantics_preserved', GraphSpec(
+    inputs=(TensorDecl('p0', (1,), 'float32', False), TensorDecl('p2', (), 'float32', False)),
+    nodes=(Node('layout_transform', (0,), (('factor', 0), ('pad_value', None), ('perm', (0,))), (1,), 'float32'),
+           Node('add', (2, 1), (), (1,), 'float32')),
+    outputs=(3,), input_seed=854,
+))

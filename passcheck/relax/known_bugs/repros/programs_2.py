@@ -316,3 +316,64 @@ _PRIM_PARAM = ProgramSpec(
     )
 for _subject in ('RemoveUnusedParameters', 'AttachAttrLayoutFreeBuffers'):
     keep_repro('test_remove_unused_parameters_prim_param', _subject, 'pass_does_not_raise', _PRIM_PARAM)
+
+# the median itself a tir region: the example's description names the Relax call it stands for
+keep_repro('test_legalize_median_keepdims_all_axes', 'AnnotateTIROpPattern', 'semantics_preserved', ProgramSpec(
+    GraphSpec(inputs=(TensorDecl('p0', ('n', 1), 'float32', False),),
+              nodes=(Node('median', (0,), (('axis', None), ('keepdims', True)), (1, 1), 'float32'),),
+              outputs=(1,), sym_sizes=(('n', 1),)),
+    regions=(Region(0, 1, 'tir'),),
+))
+
+# a split part past the end: concatenated (tvm.compile refuses TOPI's part), and inside a branch (planned)
+keep_repro('test_split_index_past_end_legalize', 'BundleModelParams', 'semantics_preserved', ProgramSpec(GraphSpec(
+    inputs=(TensorDecl('c1', (1, 1, 1), 'float32', True), TensorDecl('p3', (1, 1, 1), 'float32', False, lo=0.0, hi=1.0)),
+    nodes=(Node('split', (0,), (('axis', 0), ('sections', (2,))), (), 'float32', parts=((1, 1, 1), (0, 1, 1))),
+           Node('tuple_get_item', (2,), (('index', 0),), (1, 1, 1), 'float32'),
+           Node('concat', (3, 1), (('axis', 1),), (1, 2, 1), 'float32')),
+    outputs=(4,))))
+keep_repro('test_split_index_past_end_legalize', 'ComputePrimValue', 'pass_does_not_raise', ProgramSpec(
+    GraphSpec(inputs=(TensorDecl('p0', (5,), 'float32', False),),
+              nodes=(Node('split', (0,), (('axis', 0), ('sections', (6,))), (), 'float32', parts=((5,), (0,))),
+                     Node('tuple_get_item', (1,), (('index', 0),), (5,), 'float32')),
+              outputs=(2,)),
+    regions=(Region(0, 2, 'branch', options=(('cond', 0), ('tails', ()))),), conds=(Cond('shape'),)))
+
+# a bfloat16 grid_sample (its kernel returns float32) handed to a helper typed bfloat16
+keep_repro('test_float16_kernels_return_float32', 'DeadCodeElimination', 'semantics_preserved', ProgramSpec(
+    GraphSpec(inputs=(TensorDecl('p0', (1, 1, 1, 1), 'bfloat16', False),
+                      TensorDecl('p1', (1, 2, 1, 1), 'bfloat16', False, lo=-1.2, hi=1.2)),
+              nodes=(Node('grid_sample', (0, 1), (('align_corners', False), ('method', 'bilinear'),
+                                                  ('padding_mode', 'zeros')), (1, 1, 1, 1), 'bfloat16'),
+                     Node('round', (2,), (), (1, 1, 1, 1), 'bfloat16')),
+              outputs=(3,)),
+    regions=(Region(1, 2, 'function', name='helper', options=(('private', False),)),),
+))
+
+# a private helper broadcasting to its own symbolic square, inlined without replacing its variable
+_SYMBOLIC_HELPER = ProgramSpec(
+    GraphSpec(inputs=(TensorDecl('p0', ('n', 'n'), 'float32', False),),
+              nodes=(Node('broadcast_to', (0,), (('shape', ('n', 'n')),), ('n', 'n'), 'float32'),),
+              outputs=(1,), sym_sizes=(('n', 1),)),
+    regions=(Region(0, 1, 'function', name='helper'),),
+)
+for _prop in ('well_formed', 'semantics_preserved'):
+    keep_repro('test_inline_private_functions_symbolic_var', 'InlinePrivateFunctions', _prop, _SYMBOLIC_HELPER)
+
+# an in-place call into an arange of constants (tvm.compile folds it): every call overwrites it
+keep_repro('test_fold_constant_inplace_argument', 'LazySetOutput', 'semantics_preserved', ProgramSpec(
+    GraphSpec(inputs=(TensorDecl('p0', (1,), 'float32', False), TensorDecl('c1', (1,), 'float32', True)),
+              nodes=(Node('arange', (), (('dtype', 'float32'), ('end', 2.0), ('start', 0.0), ('step', 1.0)), (2,),
+                          'float32'),
+                     Node('sin', (2,), (), (2,), 'float32')),
+              outputs=(3,)),
+    regions=(Region(1, 2, 'tir', options=(('inplace', True),)),), conds=(Cond('tensor'),)))
+
+# a narrow group_norm (one-pass variance) seen through StaticPlanBlockMemory's poisoned storage
+keep_repro('test_group_norm_one_pass_variance', 'StaticPlanBlockMemory', 'planned_storage_poisoned', ProgramSpec(GraphSpec(
+    inputs=(TensorDecl('p0', (2, 1, 2), 'float32', False, style='narrow'),
+            TensorDecl('p1', (2,), 'float32', False, lo=-2.0, hi=2.0), TensorDecl('p2', (2,), 'float32', False)),
+    nodes=(Node('group_norm', (0, 1, 2), (('axes', (1,)), ('channel_axis', 2), ('epsilon', 1e-05), ('num_groups', 1)),
+                (2, 1, 2), 'float32'),
+           Node('abs', (3,), (), (2, 1, 2), 'float32')),
+    outputs=(4,), input_seed=2)))
