@@ -52,6 +52,7 @@ BUDGETED = {
     "test_channel_norms_float32_float16_only": "group_norm and instance_norm dtypes (relax/ops/norm_stats.py)",
     "test_instance_norm_negative_channel_axis": "instance_norm's negative channel_axis (relax/ops/norm_stats.py)",
     "test_legalize_batch_norm_training_negative_axis": "batch_norm_training's negative axis (relax/ops/norm.py)",
+    "test_fold_batchnorm_to_conv2d_training_mode": "a training-mode batch_norm of FoldBatchnormToConv2D's conv2d (relax/motifs.py)",
     "test_batch_norm_training_float16_variance_overflow": "float16 batch_norm_training whose squares can pass 65504 (relax/ops/norm.py)",
     "test_strided_slice_empty_extent": "strided_slice with begin past end (relax/ops/shape.py)",
     "test_convert_layout_stack": "stack in AlterOpLayout's graphs (its bias)",

@@ -83,3 +83,14 @@ keep_repro('test_legalize_median_keepdims_all_axes', 'InlinePrivateFunctions', '
            Node('layer_norm', (3, 1, 2), (('axes', (-3, 1, 2)), ('epsilon', 1e-06)), (1, 1, 1), 'float32')),
     outputs=(4,), tensor_inputs=True,
 ))
+
+# FoldBatchnormToConv2D folding a training-mode batch_norm with its moving statistics
+keep_repro('test_fold_batchnorm_to_conv2d_training_mode', 'FoldBatchnormToConv2D', 'semantics_preserved', GraphSpec(
+    inputs=(TensorDecl('p0', (1, 4, 3, 3), 'float32', False), TensorDecl('c1', (4, 4, 1, 1), 'float32', True, seed=1),
+            TensorDecl('c2', (4,), 'float32', True, lo=0.5, hi=1.5, seed=2), TensorDecl('c3', (4,), 'float32', True, seed=3),
+            TensorDecl('c4', (4,), 'float32', True, seed=4), TensorDecl('c5', (4,), 'float32', True, lo=0.5, hi=2.0, seed=5)),
+    nodes=(Node('conv2d', (0, 1), (('dilation', (1, 1)), ('groups', 1), ('padding', (0, 0, 0, 0)), ('strides', (1, 1))),
+                (1, 4, 3, 3), 'float32'),
+           Node('batch_norm_training', (6, 2, 3, 4, 5), (('axis', 1), ('epsilon', 1e-05)), (1, 4, 3, 3), 'float32')),
+    outputs=(7,),
+))
