@@ -330,20 +330,16 @@ register_subject(RelaxPassSubject(
              "relax.transform.DecomposeOpsForInference"),
     summary="inference simplification (Relax DecomposeOpsForInference: batch_norm only)",
     needs="batch_norm (or a tensor op DecomposeOpsForInference decomposes) in a function",
-    # every norm in the vocabulary, and dropout (inference: the identity); names not declared
-    # yet weigh nothing until they are
-    # (weights that keep their share of a vocabulary of over a hundred ops; log_softmax is a norm
-    # pattern too)
-    # (one batch_norm motif in most graphs: the op the pass decomposes; the other norms weigh
-    # enough to appear beside it in every float dtype)
+    # every norm in the vocabulary, and dropout (inference: the identity), at weights that keep their
+    # share of over a hundred ops (log_softmax is a norm pattern too); one batch_norm motif in most
+    # graphs (the op the pass decomposes), the other norms beside it in every float dtype
     bias=GraphBias(op_weights=(("batch_norm", 24.0), ("layer_norm", 40.0), ("group_norm", 40.0),
                                ("instance_norm", 40.0), ("rms_norm", 40.0), ("log_softmax", 16.0),
                                ("dropout", 6.0), ("conv2d", 6.0)),
                    first_ranks=(2, 3, 4), min_nodes=2, max_nodes=6, symbolic=0.1, motifs=("batch_norm",), motif=0.9,
                    max_motifs=1,
                    # the float dtypes norms take (an integer graph reaches a norm only after astype)
-                   dtypes=("float32", "float16", "float64", "bfloat16"), swarm=_SWARM,
-                   # (the pass rewrites a training-mode batch_norm with the moving statistics: kept)
+                   dtypes=("float32", "float16", "float64", "bfloat16"), swarm=_SWARM,  # (training form: a kept bug)
                    ops_at_budget=(("batch_norm_training", "test_decompose_batch_norm_training_mode"),)),
     make_pass=lambda extras: _t().DecomposeOpsForInference(),
     stage="DecomposeOpsForInference",
@@ -380,11 +376,12 @@ def generic_subject(name: str) -> RelaxPassSubject | None:
         raise UsageError(f"relax.transform.{name} is not a pass; `passcheck list` shows the passes")
     needs = needs_of(name)
     where = None if needs.unplaced else place(name)
+    prerequisites = (where.prerequisites if where else ()) + needs.prerequisites  # (after:NAME: KnownBug.subjects)
     return GenericRelaxSubject(name=name, summary=f"relax.transform.{name} (generic properties)",
                                make_pass=needs.pass_maker(factory), stage=name, needs=needs.text, bias=needs.bias,
-                               structure=needs.structure, convention=needs.convention, groups=needs.groups,
-                               equivalent=needs.equivalent,
-                               prerequisites=(where.prerequisites if where else ()) + needs.prerequisites,
+                               structure=needs.structure, convention=needs.convention,
+                               groups=needs.groups + tuple(f"after:{p}" for p in prerequisites),
+                               equivalent=needs.equivalent, prerequisites=prerequisites,
                                finish=where.after if where and where.compiles_rest else None)
 
 

@@ -38,3 +38,20 @@ def test_inference_mode_is_decomposed_correctly(tmp_path: Path) -> None:
 
 def test_registered_as_a_known_bug() -> None:
     assert_recognised("SimplifyInference", "semantics_preserved", _example(), "test_decompose_batch_norm_training_mode")
+
+
+# a drawn training-mode batch_norm under a pass the tuning pipeline runs after DecomposeOpsForInference
+# (AnnotateTIROpPattern, seed 2612): the prerequisite decomposed it with the moving statistics
+def test_under_a_pass_run_after_it() -> None:
+    from passcheck.relax.program.spec import ProgramSpec
+    from passcheck.relax.spec import GraphSpec, Node, TensorDecl
+
+    F = "float32"
+    example = ProgramSpec(GraphSpec(
+        inputs=(TensorDecl("p0", (1, 1), F, False), TensorDecl("p1", (1,), F, False, lo=-2.0, hi=2.0),
+                TensorDecl("p2", (1,), F, False), TensorDecl("p3", (1,), F, False),
+                TensorDecl("p4", (1,), F, False, lo=0.5, hi=2.0)),
+        nodes=(Node("batch_norm_training", (0, 1, 2, 3, 4), (("axis", 0), ("epsilon", 1e-05)), (1, 1), F),),
+        outputs=(5,)))
+    assert recheck("AnnotateTIROpPattern", "semantics_preserved", example) == 1
+    assert_recognised("AnnotateTIROpPattern", "semantics_preserved", example, "test_decompose_batch_norm_training_mode")

@@ -94,3 +94,11 @@ keep_repro('test_fold_batchnorm_to_conv2d_training_mode', 'FoldBatchnormToConv2D
            Node('batch_norm_training', (6, 2, 3, 4, 5), (('axis', 1), ('epsilon', 1e-05)), (1, 4, 3, 3), 'float32')),
     outputs=(7,),
 ))
+
+# a training-mode batch_norm decomposed by DecomposeOpsForInference, a prerequisite of AnnotateTIROpPattern
+keep_repro('test_decompose_batch_norm_training_mode', 'AnnotateTIROpPattern', 'semantics_preserved', ProgramSpec(GraphSpec(
+    inputs=(TensorDecl('p0', (1, 1), 'float32', False), TensorDecl('p1', (1,), 'float32', False, lo=-2.0, hi=2.0),
+            TensorDecl('p2', (1,), 'float32', False), TensorDecl('p3', (1,), 'float32', False),
+            TensorDecl('p4', (1,), 'float32', False, lo=0.5, hi=2.0)),
+    nodes=(Node('batch_norm_training', (0, 1, 2, 3, 4), (('axis', 0), ('epsilon', 1e-05)), (1, 1), 'float32'),),
+    outputs=(5,))))
