@@ -302,3 +302,18 @@ def test_a_norm_over_a_negative_axis_it_no_longer_has() -> None:
     message = assert_recognised("InlinePrivateFunctions", "semantics_preserved", INTO_LAYER_NORM,
                                 "test_legalize_median_keepdims_all_axes")
     assert "the input axis -3 is out of range" in message
+
+
+# an nll_loss of it with (1, 1) targets: "K from predictions is 0 while K from targets is 1" (seed 2612)
+INTO_NLL_LOSS_2D = GraphSpec(
+    inputs=(TensorDecl("p0", (1, 1, 1), "float32", False), TensorDecl("p1", (1, 1), "int64", False, lo=0.0, hi=0.999999)),
+    nodes=(Node("median", (0,), (("axis", None), ("keepdims", True)), (1, 1, 1), "float32"),
+           Node("nll_loss", (2, 1), (("ignore_index", -100), ("reduction", "mean")), (), "float32")),
+    outputs=(3,),
+)
+
+
+def test_registered_through_an_nll_loss_of_two_dimensions() -> None:
+    message = assert_recognised("ComputePrimValue", "pass_does_not_raise", INTO_NLL_LOSS_2D,
+                                "test_legalize_median_keepdims_all_axes")
+    assert "K from predictions is 0 while K from targets is 1" in message

@@ -377,3 +377,19 @@ def test_a_concat_of_the_part_and_a_planned_branch() -> None:
     message = assert_recognised("ComputePrimValue", "pass_does_not_raise", IN_A_BRANCH,
                                 "test_split_index_past_end_legalize")
     assert "available_size >= 0" in message
+
+
+# part 0 of [9] on 8 heads, the query of an attention: TOPI's part has 9 heads against the key's 8
+# (EliminateCommonSubexpr, seed 2612)
+INTO_ATTENTION = GraphSpec(
+    inputs=tuple(TensorDecl(f"p{i}", (1, 1, 8, 1), "float32", False) for i in range(3)),
+    nodes=(Node("split", (0,), (("axis", 2), ("sections", (9,))), (), "float32", parts=((1, 1, 8, 1), (1, 1, 0, 1))),
+           Node("tuple_get_item", (3,), (("index", 0),), (1, 1, 8, 1), "float32"),
+           Node("attention", (4, 1, 2), (("causal_mask", None), ("scale", None)), (1, 1, 8, 1), "float32")),
+    outputs=(5,))
+
+
+def test_the_query_of_an_attention() -> None:
+    message = assert_recognised("EliminateCommonSubexpr", "semantics_preserved", INTO_ATTENTION,
+                                "test_split_index_past_end_legalize")
+    assert "query number of heads should be a multiple of key number of heads" in message

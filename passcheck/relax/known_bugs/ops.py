@@ -99,7 +99,7 @@ register_known_bug(KnownBug(
     # it, the example's description names the split (or part 0 is typed shorter than the first index: in a sequence)
     message=r"signature of \w+ changed|wrong numbers|std::bad_alloc|negative dimensions are not allowed|Cannot broadcast"
             # (a kernel of the negative part: dies, or no unsigned extent; a helper refuses TOPI's part, in LegalizeOps)
-            r"|died \(signal SIGSEGV\)|cannot make uint from negative|raised ValueError: Argument \d+ type mismatch|Concat expects the input tensors to have the same shape|available_size >= 0 \(-\d+ vs\. 0\)"
+            r"|died \(signal SIGSEGV\)|cannot make uint from negative|raised ValueError: Argument \d+ type mismatch|Concat expects the input tensors to have the same shape|available_size >= 0 \(-\d+ vs\. 0\)|query number of heads should be a multiple of key number of heads"
             r"|raised ValueError \([\w.]+:\d+\): Argument \d+ type mismatch: expected R\.Tensor(?![^\n]*CallTIRRewrite)",
     ir=r"a split index past the end|R\.Tensor\(\((?:[^()\n]*, )?-\d+[,)]|" + "|".join(rf"R\.Tuple\(R\.Tensor\(\((?:[^(),\n]+, ){{{a}}}(?P<e{a}>\d+)[,)]"
         rf"[^\n]*= R\.split\(\w+, indices_or_sections=\[(?!(?P=e{a})[,\]])\d+[,\]][^\n]*axis={a}\)" for a in range(8)),
@@ -226,7 +226,7 @@ register_known_bug(KnownBug(
     # a consumer's type error cut off inside TVM's print of the Op (layer_norm), before its reason
     message=r"ndim|rank|\d-dim tensor|at least \d+ dimensions, but got \d|In ir\.Op\(|shape \[1?\], the reference has shape \[1(?:, 1)+\]|"
             r"R\.Tensor\(\(1(?:, 1)+\)[^\n]*\) became R\.Tensor\(\(1(?:, 1)*,?\)"  # (expand_dims of it: rank 1 + k)
-            r"|number of dimensions in input must match the number of source dimensions in index map|Predictions shape is \(C,\) while targets is not a scalar"
+            r"|number of dimensions in input must match the number of source dimensions in index map|Predictions shape is \(C,\) while targets is not a scalar|NLLLoss expects number of dimensions K inferred from different arguments to be equal"
             r"|number of indices in begin to equal the number of axes|input axis -?\d+ is out of range|data has only \d+ dim"
             r"|expected R\.Tensor\(\(1(?:, 1)*,?\), [^\n]*given R\.Tensor\(\((?:1,)?\)"  # (a consumer's call_tir)
             r"|raised ValueError \([^)\n]*\): +expected \d+$",  # (a helper's kernel: "Mismatched lv.ndim ..., expected 2")

@@ -102,3 +102,27 @@ keep_repro('test_decompose_batch_norm_training_mode', 'AnnotateTIROpPattern', 's
             TensorDecl('p4', (1,), 'float32', False, lo=0.5, hi=2.0)),
     nodes=(Node('batch_norm_training', (0, 1, 2, 3, 4), (('axis', 0), ('epsilon', 1e-05)), (1, 1), 'float32'),),
     outputs=(5,))))
+
+# FastMathTransform's fast_softmax flushing a subnormal softmax value to 0 (sqrt magnifies it)
+keep_repro('test_fast_exp_flushes_subnormals', 'FastMathTransform', 'semantics_preserved', GraphSpec(
+    inputs=(TensorDecl('p0', (2,), 'float32', False, lo=-100.0, hi=100.0),),
+    nodes=(Node('softmax', (0,), (('axis', 0),), (2,), 'float32'), Node('sqrt', (1,), (), (2,), 'float32')),
+    outputs=(2,), input_seed=1,
+))
+
+# median(axis=None, keepdims=True) into an nll_loss of (1, 1) targets
+keep_repro('test_legalize_median_keepdims_all_axes', 'ComputePrimValue', 'pass_does_not_raise', GraphSpec(
+    inputs=(TensorDecl('p0', (1, 1, 1), 'float32', False), TensorDecl('p1', (1, 1), 'int64', False, lo=0.0, hi=0.999999)),
+    nodes=(Node('median', (0,), (('axis', None), ('keepdims', True)), (1, 1, 1), 'float32'),
+           Node('nll_loss', (2, 1), (('ignore_index', -100), ('reduction', 'mean')), (), 'float32')),
+    outputs=(3,),
+))
+
+# a split part past the end of 8 heads, the query of an attention
+keep_repro('test_split_index_past_end_legalize', 'EliminateCommonSubexpr', 'semantics_preserved', GraphSpec(
+    inputs=tuple(TensorDecl(f'p{i}', (1, 1, 8, 1), 'float32', False) for i in range(3)),
+    nodes=(Node('split', (0,), (('axis', 2), ('sections', (9,))), (), 'float32', parts=((1, 1, 8, 1), (1, 1, 0, 1))),
+           Node('tuple_get_item', (3,), (('index', 0),), (1, 1, 8, 1), 'float32'),
+           Node('attention', (4, 1, 2), (('causal_mask', None), ('scale', None)), (1, 1, 8, 1), 'float32')),
+    outputs=(5,),
+))
