@@ -117,7 +117,7 @@ def test_a_shrunk_example_fails_alone_or_is_not_kept(tmp_path: Path) -> None:
     The finding is an example that fails alone (its repro does), with the tanh."""
     from passcheck.core.engine.repro import recheck
 
-    r = _run(tmp_path, "FoldConstant", "fold_constant_poisoned_by_tanh", 30, 7, jobs=1, batch=1,
+    r = _run(tmp_path, "FoldConstant", "fold_constant_poisoned_by_tanh", 30, 4, jobs=1, batch=1,
              properties=("pass_does_not_raise",))
     [f] = r.findings
     assert "tanh" in f.example.ops(), f.example
