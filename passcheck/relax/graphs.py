@@ -88,7 +88,9 @@ class GraphBias:
         for name, w in reversed(self.op_weights):  # (the last of a name counts, as in a dict)
             if name == op:
                 return w
-        return 1.0
+        # an op tagged "biased-only" is drawn where a bias names it (batch_norm's training form:
+        # DecomposeOpsForTraining), not from every pass's menu
+        return 0.0 if "biased-only" in op_registry()[op].tags else 1.0
 
 
 def _dims(draw: Any, rank: int) -> list[int]:
