@@ -54,3 +54,21 @@ def test_passcheck_reports_it() -> None:
 
 def test_einsum_empty_contraction() -> None:
     assert_recognised("FoldConstant", "semantics_preserved", GRAPH, "test_einsum_empty_contraction")
+
+
+# StaticPlanBlockMemory's planned_storage_poisoned: the never-written sum reads the poison, every
+# run (seed 2612 met it 7 times in 2,000 examples, once in a branch program)
+POISONED = GraphSpec(
+    inputs=(TensorDecl(name="p0", shape=(8, 0), dtype="float32", const=False),
+            TensorDecl(name="p1", shape=(8,), dtype="float32", const=False)),
+    nodes=(Node(op="einsum", args=(0,), attrs=(("equation", "ij->i"),), shape=(8,), dtype="float32"),
+           Node(op="less_equal", args=(2, 1), attrs=(), shape=(8,), dtype="bool")),
+    outputs=(3,),
+    tensor_inputs=True,
+)
+
+
+def test_a_poisoned_memory_plan_meets_it() -> None:
+    message = assert_recognised("StaticPlanBlockMemory", "planned_storage_poisoned", POISONED,
+                                "test_einsum_empty_contraction")
+    assert "poisoned before use" in message

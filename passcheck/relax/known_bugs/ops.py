@@ -347,7 +347,7 @@ register_known_bug(KnownBug(
     repro="tests/expected_findings/test_einsum_empty_contraction.py",
     note="einsum summing over an axis of extent 0 returns uninitialized memory: the kernel's init sits under "
          "the empty reduction loop (as collapse_sum's)",
-    message=r"wrong numbers|differs from the unfused module",
+    message=r"wrong numbers|differs from the unfused module|poisoned before use",
     ir=r"(?s)\A(?=.*\beinsum\b)(?=.*(?:shape=|R\.Tensor\()\((?:\d+, )*0[,)])",
 ))
 register_known_bug(KnownBug(

@@ -126,3 +126,11 @@ keep_repro('test_split_index_past_end_legalize', 'EliminateCommonSubexpr', 'sema
            Node('attention', (4, 1, 2), (('causal_mask', None), ('scale', None)), (1, 1, 8, 1), 'float32')),
     outputs=(5,),
 ))
+
+# the never-written sum seen by StaticPlanBlockMemory's poisoned plan (seed 2612)
+keep_repro('test_einsum_empty_contraction', 'StaticPlanBlockMemory', 'planned_storage_poisoned', GraphSpec(
+    inputs=(TensorDecl('p0', (8, 0), 'float32', False), TensorDecl('p1', (8,), 'float32', False)),
+    nodes=(Node('einsum', (0,), (('equation', 'ij->i'),), (8,), 'float32'),
+           Node('less_equal', (2, 1), (), (8,), 'bool')),
+    outputs=(3,), tensor_inputs=True,
+))
