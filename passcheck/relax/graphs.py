@@ -300,7 +300,8 @@ def relax_graphs(draw: Any, bias: GraphBias = GraphBias()) -> GraphSpec:
     outputs = [n_in + i for i in range(len(spec_nodes)) if n_in + i not in consumed]
     if len(spec_nodes) > 1 and draw(st.integers(0, 4)) == 0:
         extra_out = n_in + draw(st.integers(0, len(spec_nodes) - 1))
-        if extra_out not in outputs and spec_nodes[extra_out - n_in].parts is None:
+        if extra_out not in outputs and spec_nodes[extra_out - n_in].parts is None \
+                and extra_out - n_in not in ctx.private:
             outputs.insert(0, extra_out)
     extras = tuple((k, draw(s)) for k, s in bias.extra)
     seed = draw(st.integers(0, 2**16))

@@ -33,11 +33,13 @@ def _takes(ctx: DrawContext, name: str, dtype: str) -> bool:
     return op_registry()[name].accepts(dtype) and op_allowed(lambda: ctx.budget_roll, name, dtype)
 
 
-def _float_value(ctx: DrawContext, ranks: tuple[int, ...]) -> ValueInfo | None:
-    """A float value of one of ``ranks`` (static, non-empty, moderate), or a fresh parameter."""
+def _float_value(ctx: DrawContext, ranks: tuple[int, ...], varying: bool = False) -> ValueInfo | None:
+    """A float value of one of ``ranks`` (static, non-empty, moderate; ``varying``: computed from an
+    input), or a fresh parameter."""
     if ctx.dtype not in SAFE_MAGNITUDE:
         return None
-    found = ctx.pick(lambda v: v.static and v.rank in ranks and 0 not in v.shape and v.bound <= 100)
+    found = ctx.pick(lambda v: v.static and v.rank in ranks and 0 not in v.shape and v.bound <= 100
+                     and not (varying and v.const_only))
     if found is not None:
         return found
     shape = tuple(ctx.small_dim(1, 8) for _ in range(ctx.draw(st.sampled_from(ranks))))
@@ -98,6 +100,8 @@ def _transposed_matmul(ctx: DrawContext, add: Add) -> bool:
     w = _fresh(ctx, (ctx.small_dim(1, 8), int(x.shape[-1])))
     axes = None if ctx.draw(st.booleans()) else [1, 0]
     t = add("permute_dims", Drawn((w.vid,), {"axes": axes}, (w.shape[1], w.shape[0]), w.lo, w.hi))
+    if not ctx.budget_open("test_fuse_transpose_matmul_shared_transpose"):
+        ctx.private.add(t.vid)  # (the transpose read again: a kept TVM bug, at its budget)
     return _matmul(ctx, add, x, t) is not None
 
 
@@ -310,8 +314,8 @@ def _weight_transform(ctx: DrawContext, add: Add) -> bool:
     """``x + f(w)`` with ``w`` a constant and ``f`` elementwise (``exp``, ``abs``, a product with
     another constant, ...): a computation on constants that an op on an input reads, which
     LiftTransformParams lifts once the constants are weights."""
-    x = _float_value(ctx, (1, 2, 3))
-    if x is None or x.const_only:
+    x = _float_value(ctx, (1, 2, 3), varying=True)
+    if x is None:
         return False
     w = _fresh(ctx, tuple(int(d) for d in x.shape), const=True)
     names = [n for n in ("exp", "abs", "tanh", "sigmoid", "negative", "multiply", "add", "permute_dims")
@@ -323,6 +327,10 @@ def _weight_transform(ctx: DrawContext, add: Add) -> bool:
     if drawn is None or tuple(drawn.shape) != tuple(x.shape) or drawn.dtype not in (None, x.dtype):
         return False
     f = add(name, drawn)
+    if not ctx.budget_open("test_lift_transform_params_weights_only_output"):
+        # (a later op of w or f(w) alone computes an output from weights alone, a kept TVM bug; the
+        # draw then passed w as an input, and nothing was left to lift: 69% of LazyTransformParams')
+        ctx.private.update((w.vid, f.vid))
     add("add", Drawn((x.vid, f.vid), {}, x.shape, x.lo + f.lo, x.hi + f.hi))
     return True
 

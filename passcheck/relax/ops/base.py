@@ -88,6 +88,9 @@ class DrawContext:
         # bias: constant subgraphs that produce non-finite values, divisions by zero)
         self.special_consts = 0.0
         self._roll = budget_roll  # (given: every graph of this context opens or not alike)
+        # values a motif keeps to itself (no later op reads them, none is an extra output): a second
+        # use would meet a kept TVM bug on every such graph, not at the bug's budget
+        self.private: set[int] = set()
 
     @property
     def budget_roll(self) -> int:
@@ -141,7 +144,7 @@ class DrawContext:
         """An existing tensor of ``dtype`` (None: the graph's) satisfying ``pred`` (recent ones
         more likely), or None. Tuple values are only read through TupleGetItem."""
         dtype = dtype or self.dtype
-        cands = [v for v in self.values if v.parts is None and v.dtype == dtype and pred(v)]
+        cands = [v for v in self.values if v.parts is None and v.dtype == dtype and v.vid not in self.private and pred(v)]
         if not cands:
             return None
         # Bias towards recent values keeps graphs deep; older ones make DAG fan-out.
