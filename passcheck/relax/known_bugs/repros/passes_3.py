@@ -295,3 +295,13 @@ keep_repro('test_dataflow_inplace_reshape_view', 'DataflowUseInplaceCalls', 'sem
            Node('add', (2, 1), (), (1,), 'float32')),
     outputs=(3,), input_seed=854,
 ))
+
+# a closure's result (typed by its rank) read in a dataflow block: FoldConstant, a prerequisite here
+keep_repro('test_fold_constant_unknown_shape_operand', 'AttachAttrLayoutFreeBuffers', 'pass_does_not_raise', ProgramSpec(
+    graph=GraphSpec(
+        inputs=(TensorDecl('p0', ('n', 1), 'float32', False),),
+        nodes=(Node('abs', (0,), (), ('n', 1), 'float32'), Node('cos', (1,), (), ('n', 1), 'float32')),
+        outputs=(2,), sym_sizes=(('n', 1),),
+    ),
+    regions=(Region(0, 1, 'closure', 'helper', options=(('capture', True),)),),
+))
