@@ -317,3 +317,19 @@ def test_registered_through_an_nll_loss_of_two_dimensions() -> None:
     message = assert_recognised("ComputePrimValue", "pass_does_not_raise", INTO_NLL_LOSS_2D,
                                 "test_legalize_median_keepdims_all_axes")
     assert "K from predictions is 0 while K from targets is 1" in message
+
+
+# a tril of it: "relax.tril requires the input tensor to have at least two dimensions. However, the
+# given input has 1 dimension(s)." (RealizeVDevice, seed 4242)
+INTO_TRIL = GraphSpec(
+    inputs=(TensorDecl("p0", (1, 1), "float32", False),),
+    nodes=(Node("median", (0,), (("axis", None), ("keepdims", True)), (1, 1), "float32"),
+           Node("tril", (1,), (("k", 0),), (1, 1), "float32")),
+    outputs=(2,),
+)
+
+
+def test_registered_through_a_tril_consumer() -> None:
+    message = assert_recognised("RealizeVDevice", "semantics_preserved", INTO_TRIL,
+                                "test_legalize_median_keepdims_all_axes")
+    assert "at least two dimensions. However, the given input has 1 dimension" in message

@@ -224,7 +224,7 @@ register_known_bug(KnownBug(
     # a consumer failing LegalizeOps (conv2d: "requires the input to be 4-dim"); the wrong shape at run time; FoldConstant
     # folding it (main's return type changes); a helper handed the (1,) that a median of it reduces to ()
     # a consumer's type error cut off inside TVM's print of the Op (layer_norm), before its reason
-    message=r"ndim|rank|\d-dim tensor|at least \d+ dimensions, but got \d|In ir\.Op\(|shape \[1?\], the reference has shape \[1(?:, 1)+\]|"
+    message=r"ndim|rank|\d-dim tensor|at least \w+ dimensions(?:, but got \d|\. However, the given input has \d)|In ir\.Op\(|shape \[1?\], the reference has shape \[1(?:, 1)+\]|"
             r"R\.Tensor\(\(1(?:, 1)+\)[^\n]*\) became R\.Tensor\(\(1(?:, 1)*,?\)"  # (expand_dims of it: rank 1 + k)
             r"|number of dimensions in input must match the number of source dimensions in index map|Predictions shape is \(C,\) while targets is not a scalar|NLLLoss expects number of dimensions K inferred from different arguments to be equal"
             r"|number of indices in begin to equal the number of axes|input axis -?\d+ is out of range|data has only \d+ dim"

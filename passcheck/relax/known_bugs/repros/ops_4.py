@@ -134,3 +134,11 @@ keep_repro('test_einsum_empty_contraction', 'StaticPlanBlockMemory', 'planned_st
            Node('less_equal', (2, 1), (), (8,), 'bool')),
     outputs=(3,), tensor_inputs=True,
 ))
+
+# the median's (1,) read by a tril (RealizeVDevice, seed 4242)
+keep_repro('test_legalize_median_keepdims_all_axes', 'RealizeVDevice', 'semantics_preserved', GraphSpec(
+    inputs=(TensorDecl('p0', (1, 1), 'float32', False),),
+    nodes=(Node('median', (0,), (('axis', None), ('keepdims', True)), (1, 1), 'float32'),
+           Node('tril', (1,), (('k', 0),), (1, 1), 'float32')),
+    outputs=(2,),
+))
