@@ -142,3 +142,25 @@ def test_a_helper_of_that_name_returning_a_tuple() -> None:
     assert recheck("LazyTransformParams", "lifted_params_agree", free) == 0
     for prop in ("semantics_preserved", "lifted_params_agree"):
         assert_recognised("LazyTransformParams", prop, TWO_RESULTS, "test_lift_transform_params_name_taken")
+
+
+# a helper of that name returning an unused second result, run as LazyTransformParams' prerequisite:
+# "LiftTransformParams (run before LazyTransformParams) raised IndexError: Index 2 out of bounds 2"
+# (seed 4242)
+UNUSED_RESULT = ProgramSpec(
+    GraphSpec(inputs=tuple(TensorDecl(name=n, shape=(1,), dtype="float32", const=False) for n in ("p0", "c1", "c2", "c3")),
+              nodes=(Node(op="exp", args=(2,), attrs=(), shape=(1,), dtype="float32"),
+                     Node(op="add", args=(0, 4), attrs=(), shape=(1,), dtype="float32"),
+                     Node(op="exp", args=(3,), attrs=(), shape=(1,), dtype="float32"),
+                     Node(op="add", args=(5, 6), attrs=(), shape=(1,), dtype="float32")),
+              outputs=(7,)),
+    regions=(Region(start=0, stop=1, form="function", name="main_transform_params",
+                    options=(("unused_output", True),)),),
+    num_input=0, weights=(1, 2, 3),
+)
+
+
+def test_as_a_prerequisite_of_lazy_transform_params() -> None:
+    message = assert_recognised("LazyTransformParams", "pass_does_not_raise", UNUSED_RESULT,
+                                "test_lift_transform_params_name_taken")
+    assert "LiftTransformParams (run before LazyTransformParams) raised IndexError" in message

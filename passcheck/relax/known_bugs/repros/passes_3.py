@@ -305,3 +305,16 @@ keep_repro('test_fold_constant_unknown_shape_operand', 'AttachAttrLayoutFreeBuff
     ),
     regions=(Region(0, 1, 'closure', 'helper', options=(('capture', True),)),),
 ))
+
+# a helper named main_transform_params with an unused second result: LiftTransformParams raises as
+# LazyTransformParams' prerequisite (seed 4242)
+keep_repro('test_lift_transform_params_name_taken', 'LazyTransformParams', 'pass_does_not_raise', ProgramSpec(
+    graph=GraphSpec(
+        inputs=tuple(TensorDecl(n, (1,), 'float32', False) for n in ('p0', 'c1', 'c2', 'c3')),
+        nodes=(Node('exp', (2,), (), (1,), 'float32'), Node('add', (0, 4), (), (1,), 'float32'),
+               Node('exp', (3,), (), (1,), 'float32'), Node('add', (5, 6), (), (1,), 'float32')),
+        outputs=(7,),
+    ),
+    regions=(Region(0, 1, 'function', 'main_transform_params', options=(('unused_output', True),)),),
+    num_input=0, weights=(1, 2, 3),
+))
