@@ -78,3 +78,22 @@ def test_passcheck_reports_it() -> None:
 def test_registered_as_a_known_bug() -> None:
     assert_recognised("FuseOps", "pass_does_not_raise", EXAMPLE, "test_legalize_batch_norm_float16")
     assert_recognised("FoldConstant", "semantics_preserved", EXAMPLE, "test_legalize_batch_norm_float16")
+
+
+def test_a_packed_copy_of_its_result_meets_its_float32_size() -> None:
+    """``call_dps_packed("runtime.TVMTensorCopyFromTo", (bn[0],))`` into a float16 buffer: the
+    kernel's float32 result is 4 bytes where 2 are allocated ("from_size == to_size (4 vs. 2)";
+    LegalizeOps, seed 4242)."""
+    from passcheck.relax.program.spec import ProgramSpec, Region
+
+    copied = ProgramSpec(
+        GraphSpec(inputs=(TensorDecl("p0", (1,), "float16", False), TensorDecl("p1", (1,), "float16", False, -2.0, 2.0),
+                          TensorDecl("p2", (1,), "float16", False), TensorDecl("p3", (1,), "float16", False, 0.0, 0.0),
+                          TensorDecl("p4", (1,), "float16", False, 1e-06, 0.0001)),
+                  nodes=(Node("full", (), (("dtype", "float16"), ("fill", 0.0), ("shape", (1,))), (1,), "float16"),
+                         Node("batch_norm", (5, 1, 2, 3, 4), (("axis", 0), ("epsilon", 1e-05)), (1,), "float16")),
+                  outputs=(6,)),
+        regions=(Region(1, 2, "packed"),),
+    )
+    message = assert_recognised("LegalizeOps", "semantics_preserved", copied, "test_legalize_batch_norm_float16")
+    assert "The size in bytes must exactly match" in message

@@ -197,7 +197,7 @@ register_known_bug(KnownBug(
     # the consumer's type check fails, whichever consumer (a binary op, another batch_norm, ...);
     # TVM prints the whole Op before its reason, which a one-line message may cut off (error_line
     # shortens it to the op's name)
-    message=r"d(?:ata)?type|name=\"relax\.nn\.batch_norm\"|\brelax\.nn\.batch_norm\b",
+    message=r"d(?:ata)?type|name=\"relax\.nn\.batch_norm\"|\brelax\.nn\.batch_norm\b|TVMTensorCopyFromTo: The size in bytes",
     ir=r'R\.Tensor\([^\n]*dtype="float16"[^\n]*= R\.nn\.batch_norm\(',
 ))
 register_known_bug(KnownBug(

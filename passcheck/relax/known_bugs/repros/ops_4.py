@@ -1,7 +1,7 @@
 """Kept repros of single ops' lowering bugs, continued from ops_3.py (the 400-line limit)."""
 
 from passcheck.core.known import keep_repro
-from passcheck.relax.program.spec import ProgramSpec
+from passcheck.relax.program.spec import ProgramSpec, Region
 from passcheck.relax.spec import GraphSpec, Node, TensorDecl
 
 _BN_TRAINING = GraphSpec(
@@ -141,4 +141,15 @@ keep_repro('test_legalize_median_keepdims_all_axes', 'RealizeVDevice', 'semantic
     nodes=(Node('median', (0,), (('axis', None), ('keepdims', True)), (1, 1), 'float32'),
            Node('tril', (1,), (('k', 0),), (1, 1), 'float32')),
     outputs=(2,),
+))
+
+# a packed copy of a float16 batch_norm's (float32) result (LegalizeOps, seed 4242)
+keep_repro('test_legalize_batch_norm_float16', 'LegalizeOps', 'semantics_preserved', ProgramSpec(
+    GraphSpec(inputs=(TensorDecl('p0', (1,), 'float16', False), TensorDecl('p1', (1,), 'float16', False, -2.0, 2.0),
+                      TensorDecl('p2', (1,), 'float16', False), TensorDecl('p3', (1,), 'float16', False, 0.0, 0.0),
+                      TensorDecl('p4', (1,), 'float16', False, 1e-06, 0.0001)),
+              nodes=(Node('full', (), (('dtype', 'float16'), ('fill', 0.0), ('shape', (1,))), (1,), 'float16'),
+                     Node('batch_norm', (5, 1, 2, 3, 4), (('axis', 0), ('epsilon', 1e-05)), (1,), 'float16')),
+              outputs=(6,)),
+    regions=(Region(1, 2, 'packed'),),
 ))
