@@ -98,3 +98,21 @@ def test_the_poisoned_plan_meets_it() -> None:
     message = assert_recognised("StaticPlanBlockMemory", "planned_storage_poisoned", PLANNED,
                                 "test_log_add_exp_overflows")
     assert "planned storage(s) poisoned before use" in message and "got inf" in message
+
+
+# main and main after LiftTransformParams, each with its inf where the other is finite: the inputs
+# reach exp's range in p0 + exp(c2) (LiftTransformParams, seed 4242)
+LIFTED = ProgramSpec(
+    GraphSpec(inputs=(TensorDecl("p0", (4, 7), "float32", False, -100.0, 100.0),
+                      TensorDecl("c1", (4, 7), "float32", False, -100.0, 100.0),
+                      TensorDecl("c2", (4, 7), "float32", True), TensorDecl("p3", (4, 7), "float32", False)),
+              nodes=(Node("exp", (2,), (), (4, 7), "float32"), Node("add", (0, 4), (), (4, 7), "float32"),
+                     Node("log_add_exp", (5, 3), (), (4, 7), "float32")),
+              outputs=(6,)),
+    num_input=0, weights=(1,),
+)
+
+
+def test_lifted_params_meet_it() -> None:
+    message = assert_recognised("LiftTransformParams", "lifted_params_agree", LIFTED, "test_log_add_exp_overflows")
+    assert "differs from main(inputs, weights)" in message and "got inf" in message

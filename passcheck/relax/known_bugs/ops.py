@@ -180,16 +180,6 @@ register_known_bug(KnownBug(
     ir=r"(?:shape=|R\.Tensor\()\((?:'?\w+'?, )*0[,)]",  # a zero-size value, in the spec or the TVMScript
 ))
 register_known_bug(KnownBug(
-    name="test_log_add_exp_overflows",
-    repro="tests/expected_findings/test_log_add_exp_overflows.py",
-    note="log_add_exp is computed as log(exp(a) + exp(b)): inf (or -inf) where the value is finite, as soon "
-         "as an argument passes exp's range (88.7 in float32, 11.1 in float16); every pass shows it, as NaN "
-         "where the inf meets another (inf - inf, a matmul over weights of both signs)",
-    properties=("semantics_preserved", "every_step_preserves_semantics", "mutant_agrees", "planned_storage_poisoned"),
-    message=r"(?:wrong numbers|planned storage\(s\) poisoned before use): [^\n]*got (?:-?inf|nan)\b",
-    ir=r"log_add_exp",  # the op, or its legalized kernel
-))
-register_known_bug(KnownBug(
     name="test_legalize_batch_norm_float16",
     repro="tests/expected_findings/test_legalize_batch_norm_float16.py",
     note="LegalizeOps lowers a float16 batch_norm to a float32 result (TOPI promotes var + eps) while Relax "

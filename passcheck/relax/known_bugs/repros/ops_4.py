@@ -153,3 +153,14 @@ keep_repro('test_legalize_batch_norm_float16', 'LegalizeOps', 'semantics_preserv
               outputs=(6,)),
     regions=(Region(1, 2, 'packed'),),
 ))
+
+# log_add_exp past exp's range, seen by lifted_params_agree (LiftTransformParams, seed 4242)
+keep_repro('test_log_add_exp_overflows', 'LiftTransformParams', 'lifted_params_agree', ProgramSpec(
+    GraphSpec(inputs=(TensorDecl('p0', (4, 7), 'float32', False, -100.0, 100.0),
+                      TensorDecl('c1', (4, 7), 'float32', False, -100.0, 100.0),
+                      TensorDecl('c2', (4, 7), 'float32', True), TensorDecl('p3', (4, 7), 'float32', False)),
+              nodes=(Node('exp', (2,), (), (4, 7), 'float32'), Node('add', (0, 4), (), (4, 7), 'float32'),
+                     Node('log_add_exp', (5, 3), (), (4, 7), 'float32')),
+              outputs=(6,)),
+    num_input=0, weights=(1,),
+))
