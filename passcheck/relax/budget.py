@@ -54,6 +54,7 @@ BUDGETED = {
     "test_legalize_batch_norm_training_negative_axis": "batch_norm_training's negative axis (relax/ops/norm.py)",
     "test_fold_batchnorm_to_conv2d_training_mode": "a training-mode batch_norm of FoldBatchnormToConv2D's conv2d (relax/motifs.py)",
     "test_batch_norm_training_float16_variance_overflow": "float16 batch_norm_training whose squares can pass 65504 (relax/ops/norm.py)",
+    "test_fold_batchnorm_to_conv2d_float16": "FoldBatchnormToConv2D's float16 graphs (its bias, GraphBias.dtypes_at_budget)",
     "test_fuse_transpose_matmul_shared_transpose": "FuseTransposeMatmul's transpose read again (relax/motifs.py)",
     "test_strided_slice_empty_extent": "strided_slice with begin past end (relax/ops/shape.py)",
     "test_convert_layout_stack": "stack in AlterOpLayout's graphs (its bias)",

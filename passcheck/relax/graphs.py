@@ -17,7 +17,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from passcheck.core.rounding import INT_RANGE
-from passcheck.relax.budget import op_allowed
+from passcheck.relax.budget import op_allowed, open_for
 from passcheck.relax.ops.base import (
     OPS,
     SAFE_MAGNITUDE,
@@ -25,6 +25,7 @@ from passcheck.relax.ops.base import (
     Drawn,
     ValueInfo,
     attrs_key,
+    budget_roll,
     chance,
     finite_interval,
     op_registry,
@@ -81,6 +82,9 @@ class GraphBias:
     # bug on (a squeeze's negative axis for ConvertLayout), drawn at the bug's budget; the op in
     # its other forms is drawn as before
     forms_at_budget: tuple[tuple[str, Callable[[dict[str, Any]], bool], str], ...] = ()
+    # (dtype, known bug) pairs: a graph dtype this pass meets a kept TVM bug in whenever it acts,
+    # drawn at the bug's budget (float32 instead)
+    dtypes_at_budget: tuple[tuple[str, str], ...] = ()
     # swarm testing (``relax.swarm``): how often an example keeps a few ops and one dtype only
     swarm: Swarm = Swarm()
 
@@ -166,11 +170,16 @@ def relax_graphs(draw: Any, bias: GraphBias = GraphBias()) -> GraphSpec:
         dtype = draw(st.sampled_from(OTHER_DTYPES))
         if not _menu(bias, dtype, OPS.version)[3]:
             dtype = "float32"  # no op the bias draws takes it (a user's float-only op, say)
+    roll = None
+    for at, bug in bias.dtypes_at_budget:
+        if dtype == at:
+            roll = budget_roll(draw) if roll is None else roll
+            dtype = dtype if open_for(roll, bug) else "float32"
     menu, choose_op, stride, _ = _menu(menu_bias, dtype, OPS.version)
     subset = draw_ops(draw, menu, _kinds(menu, OPS.version), bias.swarm) if swarmed else ()
     choose_kept = st.integers(0, len(subset) - 1) if subset else None
     ctx = DrawContext(draw, dtype, symbolic_ok=True, const_bias=bias.const_bias,
-                      limit=SAFE_MAGNITUDE.get(dtype, SAFE_MAGNITUDE["float32"]))
+                      limit=SAFE_MAGNITUDE.get(dtype, SAFE_MAGNITUDE["float32"]), budget_roll=roll)
     # a graph whose float constants hold NaN/+-Inf/0 (all of them, so that whole constant
     # subgraphs are non-finite), or none
     ctx.special_consts = 1.0 if chance(draw, bias.special_consts) else 0.0

@@ -127,7 +127,10 @@ declare(PassNeeds("ExpandMatmulOfSum", "x @ (a + b) with a, b not known at compi
 declare(PassNeeds("ReorderPermuteDimsAfterConcat", "concat of permute_dims with the same axes",
                   bias=motif("permuted_concat"), structure=GRAPHS))
 declare(PassNeeds("FoldBatchnormToConv2D", "batch_norm over a conv2d's channels, weights and statistics constant",
-                  bias=motif("conv_batch_norm", chance=0.5, first_ranks=(4,), const_bias=0.9), structure=GRAPHS))
+                  # (a float16 graph meets a kept bug whenever the pass acts: 972 of 2,000 at seed 4242)
+                  bias=motif("conv_batch_norm", chance=0.5, first_ranks=(4,), const_bias=0.9,
+                             dtypes_at_budget=(("float16", "test_fold_batchnorm_to_conv2d_float16"),)),
+                  structure=GRAPHS))
 declare(PassNeeds("RemoveRedundantReshape", "a reshape of a reshape, or to the shape a value has",
                   bias=motif("reshape_chain"), structure=GRAPHS))
 declare(PassNeeds("OptimizeLayoutTransform", "a layout_transform undone by the next one",
