@@ -82,3 +82,23 @@ def test_passcheck_reports_it() -> None:
 
 def test_registered_as_a_known_bug() -> None:
     assert_recognised("AlterOpLayout", "semantics_preserved", EXAMPLE, "test_convert_layout_layer_norm_axes")
+
+
+# rms_norm over (C, H, W): rewritten to axes=[3, 1, 2] with its weight left (C, H, W) (seed 4242;
+# in plain TVM the converted module's output differs by 1.27 from the original's)
+RMS_NORM = GraphSpec(
+    inputs=(TensorDecl(name="p1", shape=(1, 4, 2, 2), dtype="float32", const=False),
+            TensorDecl(name="p2", shape=(4, 4, 1, 1), dtype="float32", const=False),
+            TensorDecl(name="p3", shape=(4, 2, 2), dtype="float32", const=False, lo=-2.0, hi=2.0)),
+    nodes=(Node(op="conv2d", args=(0, 1), attrs=(("dilation", (1, 1)), ("groups", 1), ("padding", (0, 0, 0, 0)),
+                                                ("strides", (1, 1))), shape=(1, 4, 2, 2), dtype="float32"),
+           Node(op="rms_norm", args=(3, 2), attrs=(("axes", (1, 2, 3)), ("epsilon", 1e-05)), shape=(1, 4, 2, 2),
+                dtype="float32")),
+    outputs=(4,),
+    extra=(("desired_layouts", (("relax.nn.conv2d", ("NHWC", "OHWI")),)),),
+    tensor_inputs=True,
+)
+
+
+def test_rms_norm_meets_it_too() -> None:
+    assert_recognised("AlterOpLayout", "semantics_preserved", RMS_NORM, "test_convert_layout_layer_norm_axes")

@@ -16,14 +16,14 @@ register_known_bug(KnownBug(
 register_known_bug(KnownBug(
     name="test_convert_layout_layer_norm_axes",
     repro="tests/expected_findings/test_convert_layout_layer_norm_axes.py",
-    note="ConvertLayout rewrites a layer_norm over the channel axis and another to unsorted axes but keeps "
-         "gamma/beta in the old order: the kernel reads them transposed and past their end",
+    note="ConvertLayout rewrites a layer_norm (or rms_norm) over the channel axis and another to unsorted axes "
+         "but keeps gamma/beta in the old order: the kernel reads them transposed and past their end",
     subjects=("AlterOpLayout",),
     properties=("semantics_preserved",),
     message=r"wrong numbers",
     # a conv2d (whose layout change moves the channel axis) and a layer_norm over several axes, one
     # of them the channel axis (1 or -3)
-    ir=r"(?s)\A(?=.*R\.nn\.conv2d)(?=.*R\.nn\.layer_norm\([^\n]*axes=\[(?=[^\]]*,)[^\]]*(?<![\d-])(?:1|-3)(?!\d))",
+    ir=r"(?s)\A(?=.*R\.nn\.conv2d)(?=.*R\.nn\.(?:layer|rms)_norm\([^\n]*axes=\[(?=[^\]]*,)[^\]]*(?<![\d-])(?:1|-3)(?!\d))",
 ))
 register_known_bug(KnownBug(
     name="test_convert_layout_repeat_flatten",

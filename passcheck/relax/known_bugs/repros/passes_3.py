@@ -318,3 +318,13 @@ keep_repro('test_lift_transform_params_name_taken', 'LazyTransformParams', 'pass
     regions=(Region(0, 1, 'function', 'main_transform_params', options=(('unused_output', True),)),),
     num_input=0, weights=(1, 2, 3),
 ))
+
+# an rms_norm over (C, H, W) after an NHWC conv2d: its weight left in the old order (seed 4242)
+keep_repro('test_convert_layout_layer_norm_axes', 'AlterOpLayout', 'semantics_preserved', GraphSpec(
+    inputs=(TensorDecl('p1', (1, 4, 2, 2), 'float32', False), TensorDecl('p2', (4, 4, 1, 1), 'float32', False),
+            TensorDecl('p3', (4, 2, 2), 'float32', False, -2.0, 2.0)),
+    nodes=(Node('conv2d', (0, 1), (('dilation', (1, 1)), ('groups', 1), ('padding', (0, 0, 0, 0)), ('strides', (1, 1))),
+                (1, 4, 2, 2), 'float32'),
+           Node('rms_norm', (3, 2), (('axes', (1, 2, 3)), ('epsilon', 1e-05)), (1, 4, 2, 2), 'float32')),
+    outputs=(4,), extra=(('desired_layouts', (('relax.nn.conv2d', ('NHWC', 'OHWI')),)),), tensor_inputs=True,
+))
