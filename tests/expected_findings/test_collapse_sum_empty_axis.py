@@ -122,3 +122,23 @@ def test_a_poisoned_memory_plan_meets_it_every_run() -> None:
                "(|diff| 2.89 > allowed 1e-30); 1 of 1 elements differ")
     bug = recognise(resolve("StaticPlanBlockMemory"), "planned_storage_poisoned", message, build_module(graph).script())
     assert bug is not None and bug.name == "test_collapse_sum_empty_axis"
+
+
+def test_lifted_params_meet_it() -> None:
+    """LiftTransformParams' lifted_params_agree: main and main after the pass each read their own
+    leftover memory for the empty sum (seed 4242, not shrunk; its example's words are checked)."""
+    from passcheck.core.known import recognise
+    from passcheck.core.subject import resolve
+    from passcheck.relax.program.emit import build_program
+    from passcheck.relax.program.spec import ProgramSpec
+
+    prog = ProgramSpec(GraphSpec(inputs=(TensorDecl("c1", (0, 11, 4), "float32", False), TensorDecl("c2", (1, 1), "float32", False),
+                                         TensorDecl("p3", (1, 1), "float32", False)),
+                                 nodes=(Node("collapse_sum_like", (0, 1), (), (1, 1), "float32"),
+                                        Node("add", (3, 2), (), (1, 1), "float32")),
+                                 outputs=(3, 4), tensor_inputs=True),
+                       num_input=0, weights=(0, 1))
+    message = ("main(inputs, main_transform_params(weights)) differs from main(inputs, weights): output 0[0, 0]: "
+               "got 3.7859204537379573e+30, reference 0.0 (|diff| 3.79e+30 > allowed 1e-30); 1 of 1 elements differ")
+    bug = recognise(resolve("LiftTransformParams"), "lifted_params_agree", message, build_program(prog).script())
+    assert bug is not None and bug.name == "test_collapse_sum_empty_axis"
