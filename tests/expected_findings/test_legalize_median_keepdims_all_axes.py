@@ -333,3 +333,19 @@ def test_registered_through_a_tril_consumer() -> None:
     message = assert_recognised("RealizeVDevice", "semantics_preserved", INTO_TRIL,
                                 "test_legalize_median_keepdims_all_axes")
     assert "at least two dimensions. However, the given input has 1 dimension" in message
+
+
+# an einsum of it transposing two axes it no longer has: "IndexError: Index 1 out of bounds 1"
+# (RealizeVDevice, seed 4242)
+INTO_EINSUM = GraphSpec(
+    inputs=(TensorDecl("p0", (1, 1), "float32", False),),
+    nodes=(Node("median", (0,), (("axis", None), ("keepdims", True)), (1, 1), "float32"),
+           Node("einsum", (1,), (("equation", "ij->ji"),), (1, 1), "float32")),
+    outputs=(2,),
+)
+
+
+def test_registered_through_an_einsum_consumer() -> None:
+    message = assert_recognised("RealizeVDevice", "semantics_preserved", INTO_EINSUM,
+                                "test_legalize_median_keepdims_all_axes")
+    assert "Index 1 out of bounds 1" in message

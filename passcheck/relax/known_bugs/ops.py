@@ -220,7 +220,8 @@ register_known_bug(KnownBug(
             r"|number of dimensions in input must match the number of source dimensions in index map|Predictions shape is \(C,\) while targets is not a scalar|NLLLoss expects number of dimensions K inferred from different arguments to be equal"
             r"|number of indices in begin to equal the number of axes|input axis -?\d+ is out of range|data has only \d+ dim"
             r"|expected R\.Tensor\(\(1(?:, 1)*,?\), [^\n]*given R\.Tensor\(\((?:1,)?\)"  # (a consumer's call_tir)
-            r"|raised ValueError \([^)\n]*\): +expected \d+$",  # (a helper's kernel: "Mismatched lv.ndim ..., expected 2")
+            r"|raised ValueError \([^)\n]*\): +expected \d+$"  # (a helper's kernel: "Mismatched lv.ndim ..., expected 2")
+            r"|raised IndexError \([^)\n]*\): Index \d+ out of bounds \d+$",  # (an einsum of it: "ij->ji" on rank 1)
     ir=r"R\.median\([^\n]*axis=None, keepdims=True",
 ))
 register_known_bug(KnownBug(

@@ -164,3 +164,11 @@ keep_repro('test_log_add_exp_overflows', 'LiftTransformParams', 'lifted_params_a
               outputs=(6,)),
     num_input=0, weights=(1,),
 ))
+
+# the median's (1,) read by an einsum over two axes (RealizeVDevice, seed 4242)
+keep_repro('test_legalize_median_keepdims_all_axes', 'RealizeVDevice', 'semantics_preserved', GraphSpec(
+    inputs=(TensorDecl('p0', (1, 1), 'float32', False),),
+    nodes=(Node('median', (0,), (('axis', None), ('keepdims', True)), (1, 1), 'float32'),
+           Node('einsum', (1,), (('equation', 'ij->ji'),), (1, 1), 'float32')),
+    outputs=(2,),
+))
