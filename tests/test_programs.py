@@ -144,14 +144,15 @@ def test_a_helper_named_like_the_primfunc_its_body_legalizes_keeps_its_symbol(pr
 
     prog = ProgramSpec(GRAPH, (Region(0, 2, "function", "add", options=(("private", private),),
                                       inner=(Region(1, 2, "tir"),)),))
-    mod = _case(prog).built
+    case = _case(prog)
+    mod = case.built
     assert relax.analysis.check_well_formed(mod), mod.script()
     names = {gv.name_hint: f for gv, f in mod.functions_items()}
     helper = next(n for n, f in names.items() if isinstance(f, relax.Function) and n != "main")
     assert helper != "add" and isinstance(names["add"], tirx.PrimFunc)
     if not private:
         assert names[helper].attrs["global_symbol"] == helper
-    assert _case(prog).compare_with_reference(_case(prog).run("built")) is None
+    assert case.compare_with_reference(case.run("built")) is None
 
 
 def test_the_emitted_ir_is_canonical() -> None:

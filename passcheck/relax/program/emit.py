@@ -69,16 +69,16 @@ class Emitter:
     def fresh_name(self, hint: str) -> str:
         """A function name no function has or has reserved (the PrimFuncs a ``tir`` region's
         legalization added are named by TVM, after their op: ``add``, ``relu``, ...)."""
-        taken = self.names | {gv.name_hint for gv in self.bb.get().get_global_vars()}
+        taken = self.names | self.module_names()
         name, k = hint, 1
         while name in taken:
             name, k = f"{hint}{k}", k + 1
         self.names.add(name)
         return name
 
-    def taken_by_tvm(self, name: str) -> bool:
-        """Whether a PrimFunc TVM legalized (in the body of the function reserving ``name``) has it."""
-        return any(gv.name_hint == name for gv in self.bb.get().get_global_vars())
+    def module_names(self) -> set[str]:
+        """The names of the functions added so far (the reserved ones are in ``names``)."""
+        return {gv.name_hint for gv in self.bb.get().get_global_vars()}
 
     # -- nodes -----------------------------------------------------------------------------
     def call(self, env: dict[int, Any], node: Node) -> Any:

@@ -175,7 +175,7 @@ def _emit_function(em: Any, env: dict[int, Any], region: Region, later: set[int]
     if not private:
         em.helper_inputs[symbol] = (region.start, tuple(ins + unused_in))
     func = em.function(params, fill, attrs, private=private, name=name if not private else "")
-    if em.taken_by_tvm(name):
+    if name in em.module_names():
         # (a PrimFunc of the body took the name: add_func would rename the helper and leave its
         # global_symbol naming another function, ill-formed -- 3 of LiftTransformParams' 2,000 at seed 2612)
         new = em.fresh_name(name)
