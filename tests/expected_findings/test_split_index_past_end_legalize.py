@@ -393,3 +393,21 @@ def test_the_query_of_an_attention() -> None:
     message = assert_recognised("EliminateCommonSubexpr", "semantics_preserved", INTO_ATTENTION,
                                 "test_split_index_past_end_legalize")
     assert "query number of heads should be a multiple of key number of heads" in message
+
+
+# part 0 of [10] on 9 elements, read by an atan2 with a (9,) operand: LegalizeOps re-types the atan2
+# on TOPI's (10,) part and refuses it, "not broadcastable" (StaticPlanBlockMemory's prerequisites,
+# seed 30089)
+INTO_ATAN2 = GraphSpec(
+    inputs=(TensorDecl("p1", (9,), "float32", False),),
+    nodes=(Node("arange", (), (("dtype", "float32"), ("end", 9.0), ("start", 0.0), ("step", 1.0)), (9,), "float32"),
+           Node("split", (1,), (("axis", 0), ("sections", (10,))), (), "float32", parts=((9,), (0,))),
+           Node("tuple_get_item", (2,), (("index", 0),), (9,), "float32"),
+           Node("atan2", (3, 0), (), (9,), "float32")),
+    outputs=(4,))
+
+
+def test_a_binary_consumer_retyped_in_legalize_ops() -> None:
+    message = assert_recognised("StaticPlanBlockMemory", "pass_does_not_raise", INTO_ATAN2,
+                                "test_split_index_past_end_legalize")
+    assert "which are not broadcastable" in message

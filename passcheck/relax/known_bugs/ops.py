@@ -98,6 +98,7 @@ register_known_bug(KnownBug(
     # the legalized call's out_ty has the negative extent (only this lowering makes one); where no pass legalized
     # it, the example's description names the split (or part 0 is typed shorter than the first index: in a sequence)
     message=r"signature of \w+ changed|wrong numbers|std::bad_alloc|negative dimensions are not allowed|Cannot broadcast"
+            r"|raised ValueError: In relax\.\w+, [^\n]*which are not broadcastable"  # (a binary consumer re-typed in LegalizeOps)
             # (a kernel of the negative part: dies, or no unsigned extent; a helper refuses TOPI's part, in LegalizeOps)
             r"|died \(signal SIGSEGV\)|cannot make uint from negative|raised ValueError: Argument \d+ type mismatch|Concat expects the input tensors to have the same shape|available_size >= 0 \(-\d+ vs\. 0\)|query number of heads should be a multiple of key number of heads"
             r"|raised ValueError \([\w.]+:\d+\): Argument \d+ type mismatch: expected R\.Tensor(?![^\n]*CallTIRRewrite)",

@@ -172,3 +172,13 @@ keep_repro('test_legalize_median_keepdims_all_axes', 'RealizeVDevice', 'semantic
            Node('einsum', (1,), (('equation', 'ij->ji'),), (1, 1), 'float32')),
     outputs=(2,),
 ))
+
+# part 0 of a split past the end read by a binary op with an operand of the clamped length (seed 30089)
+keep_repro('test_split_index_past_end_legalize', 'StaticPlanBlockMemory', 'pass_does_not_raise', GraphSpec(
+    inputs=(TensorDecl('p1', (9,), 'float32', False),),
+    nodes=(Node('arange', (), (('dtype', 'float32'), ('end', 9.0), ('start', 0.0), ('step', 1.0)), (9,), 'float32'),
+           Node('split', (1,), (('axis', 0), ('sections', (10,))), (), 'float32', parts=((9,), (0,))),
+           Node('tuple_get_item', (2,), (('index', 0),), (9,), 'float32'),
+           Node('atan2', (3, 0), (), (9,), 'float32')),
+    outputs=(4,),
+))
